@@ -729,7 +729,9 @@ def same_stem(a: str, b: str) -> bool:
 _BARE_PERIODS = frozenset({"day", "week"})
 
 
-def _amounts_differ(c_amounts: frozenset, o_amounts: frozenset) -> str | None:
+def _amounts_differ(
+    c_amounts: frozenset, o_amounts: frozenset, c_text: str = "", o_text: str = ""
+) -> str | None:
     """Why the amounts of one unit differ, or ``None``: none of the values agree ("20 cigarettes a day" against
     "ten cigarettes"), or the same value is over another period ("9 units a day" against "nine units a week")."""
 
@@ -770,7 +772,47 @@ def _amounts_differ(c_amounts: frozenset, o_amounts: frozenset) -> str | None:
             shared = {v for v, _ in c_rates} & {v for v, _ in o_rates}
             if shared:
                 return f"quantity differs in {unit!r} (per {min(c_rates)[1].split('/')[1]} against per {min(o_rates)[1].split('/')[1]})"
-    return _alcohol_differs(c_amounts, o_amounts)
+    return _mass_differs(c_amounts, o_amounts, c_text, o_text) or _alcohol_differs(c_amounts, o_amounts, c_text, o_text)
+
+
+@lru_cache(maxsize=1)
+def _mass_units() -> tuple[dict[str, float], frozenset[str], float]:
+    """contrasts.json's ``mass_units``: kilograms in one of each weight unit, keyed as quantities() reads the unit
+    (the stem of the word and of its plural through word_key: "pounds" is read under its synonym group's word),
+    the fraction words, and the ratio."""
+    raw = _contrasts_json()["mass_units"]
+    kilograms = {
+        word_key(stem(form)): float(v) for k, v in raw["kilograms"].items() for form in (k, k + "s")
+    }
+    fractions = frozenset(word_key(stem(w)) for w in raw["fraction_words"])
+    return kilograms, fractions, float(raw["ratio"])
+
+
+def _mass_differs(c_amounts: frozenset, o_amounts: frozenset, c_text: str = "", o_text: str = "") -> str | None:
+    """Weights said in different units ("12 lb" against "twelve kilos", "4 kg" against "two stone"), compared in
+    kilograms with contrasts.json's ``mass_units``: they differ when every two lie more than the ratio apart.
+    Weights in one unit are compared as said (above); a statement with a fraction word is not compared ("five and
+    a half kilos" is read as five, "half a stone" as a stone)."""
+    kilograms, fractions, ratio = _mass_units()
+
+    def weights(amounts: frozenset, text: str) -> dict[str, set[float]] | None:
+        if any(word_key(stem(t)) in fractions for t in tokenize(text)):
+            return None
+        out: dict[str, set[float]] = {}
+        for value, u in amounts:
+            base = u.split("/", 1)[0]
+            if base in kilograms:
+                out.setdefault(base, set()).add(value * kilograms[base])
+        return out
+
+    c, o = weights(c_amounts, c_text), weights(o_amounts, o_text)
+    if not c or not o or set(c) & set(o):
+        return None  # no weight on one side, or a unit both say (compared as said)
+    c_kg = {v for vs in c.values() for v in vs}
+    o_kg = {v for vs in o.values() for v in vs}
+    if all(x * ratio < y or y * ratio < x for x in c_kg for y in o_kg):
+        return "quantity differs in weight (kilograms)"
+    return None
 
 
 @lru_cache(maxsize=1)
@@ -796,14 +838,39 @@ def _drink_units():
     return drinks, {k: float(v) for k, v in raw["per_week"].items()}, float(raw["ratio"])
 
 
-def _alcohol_differs(c_amounts: frozenset, o_amounts: frozenset) -> str | None:
+@lru_cache(maxsize=1)
+def _spirit_units():
+    """contrasts.json's ``drink_units.spirits``: the stems that name a spirit, and the units in one bottle, litre or
+    drink of spirit, keyed as quantities() reads the unit."""
+    raw = _contrasts_json()["drink_units"]["spirits"]
+    words = frozenset(stem(w) for w in raw["words"])
+    drinks = {
+        word_key(stem(form)): (float(v[0]), float(v[1]))
+        for k, v in raw["drinks"].items()
+        for form in (k, k + "s")
+    }
+    return words, drinks
+
+
+def _drinks_of(text: str) -> dict:
+    """The units in one drink of each kind for a statement: contrasts.json's ``drink_units``, a spirit's where the
+    statement names a spirit ("a bottle of vodka" is about 28 units, not a bottle of wine's 9 to 10)."""
+    drinks = _drink_units()[0]
+    words, spirits = _spirit_units()
+    if text and any(stem(t) in words for t in tokenize(text)):
+        return {**drinks, **spirits}
+    return drinks
+
+
+def _alcohol_differs(c_amounts: frozenset, o_amounts: frozenset, c_text: str = "", o_text: str = "") -> str | None:
     """Units of alcohol a week against drinks a week ("six units a week" against "six pints most nights"): a
     rate of drinks is turned into units with contrasts.json's ``drink_units``; the two differ when every two
     of their weekly ranges lie more than the ratio apart. Only a rate of units against a rate of drinks is
     compared (units against units, and drinks of one kind, are compared as they are said)."""
-    drinks, per_week, ratio = _drink_units()
+    _, per_week, ratio = _drink_units()
 
-    def weekly(amounts: frozenset) -> tuple[set, set]:
+    def weekly(amounts: frozenset, text: str) -> tuple[set, set]:
+        drinks = _drinks_of(text)
         units, of_drinks = set(), set()
         for value, u in amounts:
             if "/" not in u:
@@ -818,10 +885,16 @@ def _alcohol_differs(c_amounts: frozenset, o_amounts: frozenset) -> str | None:
                 of_drinks.add((value * lo * per_week[period], value * hi * per_week[period]))
         return units, of_drinks
 
-    c_units, c_drinks = weekly(c_amounts)
+    c_units, c_drinks = weekly(c_amounts, c_text)
     if not c_units and not c_drinks:
         return None
-    o_units, o_drinks = weekly(o_amounts)
+    if c_units and not any("/" in u for _, u in o_amounts):
+        # a bare amount of drink against a weekly rate of units: more than the ratio times the week's units in one go
+        o_drinks_of = _drinks_of(o_text)
+        bare = [value * o_drinks_of[u][0] for value, u in o_amounts if u in o_drinks_of]
+        if bare and all(low > hi * ratio for low in bare for _, hi in c_units):
+            return "quantity differs in units of alcohol (one amount above the week's)"
+    o_units, o_drinks = weekly(o_amounts, o_text)
     pairs = [(c_units, o_drinks), (c_drinks, o_units)]
     if not _drink_kinds(c_amounts) & _drink_kinds(o_amounts):
         # drinks of another kind are compared in units too ("two glasses of wine a week" against "two bottles a day")
@@ -1299,6 +1372,7 @@ def _person_words() -> frozenset[str]:
 
 
 _PATIENT_IN_CHECKPOINT = frozenset({"i", "he", "she", "patient", "pt"})
+_PATIENT_OWNER_IN_CHECKPOINT = frozenset({"my", "his", "her", "patient", "pt"})
 
 
 @lru_cache(maxsize=memo_size(65536))
@@ -1316,7 +1390,37 @@ def verb_subjects(text: str, checkpoint: bool) -> frozenset[tuple[str, bool]]:
     blind, persons = _subject_blind_stems(), _person_words()
     out = set()
     for t in doc:
+        if (
+            t.dep_ == "poss"
+            and t.head is not t
+            and t.head.is_alpha
+            and t.head.lower_ not in persons
+            and (t.head.lower_.endswith("ing") or t.head.dep_ in ("nsubj", "nsubjpass", "ROOT"))
+        ):
+            # a gerund's owner, or the owner of what the clause is about, is its subject: "my brother's drinking",
+            # "his dad's gambling" ("'s" read as a possessive or as "is": the drinking is the brother's either
+            # way), "my mum's depression has got worse"
+            verb = stem(t.head.lower_)
+            word = t.lower_.removesuffix("'s")
+            if verb in blind:
+                continue
+            if word in persons:
+                out.add((verb, False))
+            elif word == "my" or (checkpoint and word in _PATIENT_OWNER_IN_CHECKPOINT):
+                out.add((verb, True))
+            continue
         if t.dep_ not in ("nsubj", "nsubjpass") or t.head is t:
+            continue
+        if stem(t.head.text.lower()) in blind or not t.head.text.isalpha():
+            # "my mum's been depressed", "I'm depressed": a being verb's complement is said of its subject
+            said = [c for c in t.head.children if c.dep_ in ("acomp", "attr") and c.is_alpha]
+            if said and t.i < said[0].i:
+                word = t.text.lower().removesuffix("'s")
+                verb = stem(said[0].lower_)
+                if word in persons:
+                    out.add((verb, False))
+                elif word == "i" or (checkpoint and word in _PATIENT_IN_CHECKPOINT):
+                    out.add((verb, True))
             continue
         verb = stem(t.head.text.lower())
         if verb in blind or not t.head.text.isalpha():
@@ -1337,7 +1441,10 @@ def subject_clash(checkpoint: str, output: str) -> str | None:
     nursed her mother" against "My aunt nursed my mother"): a finding said of two people. Parsed only when one
     of the two names a person."""
     persons = _person_words()
-    if persons.isdisjoint(tokenize(output)) and persons.isdisjoint(tokenize(checkpoint)):
+    # (a possessive names its person: "my mum's been low")
+    if persons.isdisjoint(t.removesuffix("'s") for t in tokenize(output)) and persons.isdisjoint(
+        t.removesuffix("'s") for t in tokenize(checkpoint)
+    ):
         return None
     c_subjects = verb_subjects(checkpoint, True)
     if not c_subjects:
@@ -1983,7 +2090,7 @@ def _reading_conflict(checkpoint: str, output: str) -> str | None:
             return "subject differs on the shared content"
         if time_clash * 2 >= shared:
             return "time frame differs on the shared content"
-    amount_clash = _amounts_differ(_quantities(checkpoint), _quantities(output)) or _counts_differ(checkpoint, output)
+    amount_clash = _amounts_differ(_quantities(checkpoint), _quantities(output), checkpoint, output) or _counts_differ(checkpoint, output)
     if amount_clash:
         return amount_clash
     c_polarity, o_polarity = c.polarity, o.polarity

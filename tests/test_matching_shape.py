@@ -80,7 +80,9 @@ def test_onset_against_a_lay_anchor():
 
 def test_the_matcher_refuses_a_shape_clash_and_accepts_it_without_the_check(monkeypatch):
     checkpoint = "Drinks around 5 units of alcohol a week."
-    output = "I'll get through a bottle of vodka on a Saturday."
+    # (a bottle of vodka, about 28 units in one go, the amount rules now refuse by themselves; a few bottles of wine
+    # they do not count)
+    output = "I'll get through a few bottles of wine on a Saturday."
     matcher = Matcher(MatcherConfig(embedder="hashing"))
     monkeypatch.setattr(matching, "structural_clash", lambda c, o: None)
     assert matcher.match([checkpoint], [output])[0] is not None  # the rules alone accept it

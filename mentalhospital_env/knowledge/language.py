@@ -1123,6 +1123,68 @@ def _object_persons(text: str) -> frozenset[int]:
         i = bisect_left(starts, t.idx)
         if i < len(starts) and starts[i] == t.idx:
             out.add(i)
+    out |= _possessors_of_objects(doc, starts)
+    return frozenset(out)
+
+
+# prepositions besides the subordinate markers whose phrase dates or explains by a person's event ("before her
+# father's death", "upset over her sister's illness")
+_DATING_PREPOSITIONS = frozenset(("before", "over"))
+_VERB_DEPS = frozenset(("xcomp", "ccomp", "advcl", "relcl", "pcomp", "acl"))
+_VERB_CHILD_DEPS = frozenset(("aux", "auxpass", "nsubj", "nsubjpass", "dobj", "neg", "prt"))
+
+
+def _possessors_of_objects(doc, starts: list[int]) -> frozenset[int]:
+    """Token indices (of :func:`tokenize`) of a person the parse reads as the possessor of a thing a verb acts on
+    ("injects her mother's insulin", "takes his wife's co-codamol", "slept in her parents' bed", "took them from
+    Mum's bathroom cabinet"): the thing is the verb's object or inside a phrase the verb governs, and the verb's
+    subject is a pronoun or left unsaid, so the one who acts is the clause's subject, not the owner. A possessed
+    finding stays the owner's ("worries about her brother's drinking", "my mum's depression"): the thing must
+    be no gerund and no word of a lexicon symptom (a drug is a thing taken: "his wife's co-codamol")."""
+    from .lexicon import load_lexicon
+
+    inside: set[int] | None = None
+    subordinate = {m[0] for m in load_cues().subordinate_markers if len(m) == 1} | _DATING_PREPOSITIONS
+    out = set()
+    for t in doc:
+        if t.dep_ != "poss":
+            continue
+        thing = t.head
+        head = thing
+        while head.dep_ == "conj" and head.head.i != head.i:
+            head = head.head
+        if head.dep_ in _OBJECT_DEPS:
+            governor = head.head
+        elif head.dep_ == "pobj" and head.head.lower_ not in subordinate:
+            # (a phrase that dates or explains by the person's event is about them: "since her mother's death")
+            governor = head.head.head
+        else:
+            continue
+        # (the parse has no part-of-speech tags: a verb is the head of an object, or holds an auxiliary, a
+        # subject or an object, or is a verb's complement; a noun heads the phrase of "depression in her
+        # mother's family")
+        if head.dep_ == "pobj" and not (
+            governor.dep_ in _VERB_DEPS or any(c.dep_ in _VERB_CHILD_DEPS for c in governor.children)
+        ):
+            continue
+        if thing.lower_.endswith("ing"):
+            continue
+        if any(c.dep_ in _SUBJECT_DEPS and c.pos_ != "PRON" for c in governor.children):
+            continue
+        if inside is None:
+            lexicon = load_lexicon()
+            inside = {
+                j
+                for m in lexicon.find(doc.text, max_gap=2)
+                if lexicon.get(m.concept_id).kind == "symptom"
+                for j in range(m.start, m.end)
+            }
+        k = bisect_left(starts, thing.idx)
+        if k < len(starts) and starts[k] == thing.idx and k in inside:
+            continue
+        i = bisect_left(starts, t.idx)
+        if i < len(starts) and starts[i] == t.idx:
+            out.add(i)
     return frozenset(out)
 
 
@@ -1234,7 +1296,7 @@ def _clauses(text: str) -> tuple[Clause, ...]:
         subordinate = any(s == 0 for s, _ in _find(part, cues.subordinate_markers))
         found = [(s, e) for s, e in _find(part, cues.other_subject) if not _after_agent_marker(part, s, e, cues)]
         selves = [s for s, _ in _find(part, cues.patient_subject)]
-        if found and not selves and any(s >= 2 for s, _ in found):
+        if found and any(s >= 2 for s, _ in found) and not (selves and min(selves) < min(s for s, _ in found)):
             # a person named inside the clause, not at its opening: the parse tells the object of a verb or of
             # "to"/"with" ("pushing a family member", "win his wife back", "close to her mother and sister")
             # from the one the clause is about ("depression in her mother", "since then her father has drunk")

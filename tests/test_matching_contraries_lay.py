@@ -1,0 +1,38 @@
+"""Lay wordings of the two sides of contrasts.json's contraries: a medicine that worked wonders against one that
+made no difference, sleeping straight through against broken nights, a big group of friends against few friends."""
+
+from __future__ import annotations
+
+import pytest
+from mentalhospital_env.rewards.adjudication import contrary_clash
+
+
+@pytest.mark.parametrize(
+    ("checkpoint", "output"),
+    [
+        ("Sertraline has made no difference.", "The sertraline's been marvellous, I'm much brighter on it."),
+        ("Avoids parties.", "I'm the first one there and the last to leave at any party going."),
+        ("Few friends; eats lunch alone.", "I sit with my big group of friends every lunchtime."),
+        ("Partner is supportive.", "My partner's washed his hands of me."),
+        ("Has lost enjoyment, even in his sewing.", "The sewing's the one thing that still gives me a lift."),
+        ("Broken night sleep with vivid dreams.", "Nights are great, I sleep straight through, eight hours solid."),
+        ("Marriage has been strained this year.", "This has been our happiest year together."),
+        ("Can't get off to sleep even when exhausted.", "Getting off is easy, it's waking at four that's the problem."),
+    ],
+)
+def test_a_lay_opposite_is_a_contrary(checkpoint, output):
+    assert contrary_clash(checkpoint, output) is not None
+
+
+@pytest.mark.parametrize(
+    ("checkpoint", "output"),
+    [
+        ("Sertraline has helped a great deal.", "The sertraline's been marvellous, I'm much brighter on it."),
+        ("Sociable, with a wide circle of friends.", "I sit with my big group of friends every lunchtime."),
+        ("Sleeps well.", "I sleep straight through, eight hours solid."),
+        ("Broken sleep.", "My nights are broken, I'm up every couple of hours."),
+        ("Can't get off to sleep.", "I can't get off to sleep however tired I am."),
+    ],
+)
+def test_the_same_side_is_no_contrary(checkpoint, output):
+    assert contrary_clash(checkpoint, output) is None
