@@ -578,3 +578,19 @@ def test_a_self_harm_screen_after_another_question_is_not_a_violence_question(ut
 def test_a_question_about_harming_others_is_still_violence():
     assert "violence" in understand("Have you had thoughts of harming anyone else?",
                                     "Any thoughts of harming yourself?").topics
+
+
+@pytest.mark.parametrize(
+    ("utterance", "topic"),
+    [
+        ("I'll write to your GP today and let her know what we've talked about.", "closing"),
+        ("Is the mirtazapine making you groggy in the mornings?", "medication"),
+        ("Do you find you've run out of steam by the afternoon?", "energy"),
+        ("Does the radio ever seem to refer to you?", "beliefs"),
+        ("Is there anyone you want to get back at?", "violence"),
+    ],
+)
+def test_stop_48_cue_phrases(utterance, topic):
+    """Cue phrases added at stop 48 from heldout47's misses, each checked on the development sets first (e.g. "i'll
+    write to" closing in 15 of 15 labelled utterances, the psychotropic drug names medication in 59 of 62)."""
+    assert topic in understand(utterance).topics
