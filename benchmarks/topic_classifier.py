@@ -83,6 +83,15 @@ bars gained nothing nested) and read an open phrase that points back at the prev
 alternative, as no open question ("And how long do they tend to go on for?" after the panic attacks keeps panic).
 heldout46 (stop 46's set, never fitted, never used to choose) was its check: 0.827 -> 0.839 (macro precision 0.873 ->
 0.888, recall 0.801 -> 0.810; x 6 would have read 0.841); heldout47 (stop 47's, being written elsewhere) is fresh.
+Stop 48 read heldout47's errors (development data from stop 48) and did not refit: the reader refitted with heldout46
+moved in read heldout47 at 0.831 -> 0.831 (precision 0.860 -> 0.855, recall 0.822 -> 0.825) and read sleep beside mania
+in the decreased-need-for-sleep screen, which the labelled sets file under mania alone (8 of 10), so it stays fitted up
+to heldout45 and heldout46 stays unfitted. Stop 48 added cue phrases checked on the development sets before use (the
+psychotropic drug names as medication, 59 of 62 labelled utterances; "i'll write to" as closing, 15 of 15; and nine
+more) and read a question the reader reads empty with the cues' topics it gives 0.1 or more
+(``understanding.EMPTY_FLOOR``): heldout47 0.831 -> 0.853 (cues 0.850, 16 readings changed, 13 made exact, none
+broken; the rule 5 changed, 3 made exact), heldout46 (never fitted) 0.839 -> 0.842; heldout48 (stop 48's, written
+elsewhere) is fresh and refused by name.
 Stop 42 changed how the reader combines and reads context, not its phrases:
 the model adds a topic at 0.3 where the cues heard no topic of substance and at 0.5 beside one, the complaint and its
 frame at 0.7 as before (``scripts/fit_topic_model.py`` ADD_ALONE_ABOVE, ADD_ABOVE, ADD_FRAME_ABOVE), and a follow model
@@ -183,7 +192,8 @@ HELD_OUT_SETS: list[tuple[Path, str]] = [
      "run): its figure taken at stop 46 (0.758 at base, 0.827 with stop 46's reader; the embedding reader 0.751); stop "
      "47's check, never in a model's fitting (0.839 with stop 47's reader); development data from stop 48"),
     (DATA / "interview_topics_heldout47.jsonl", "stop 47's (460, by a writer who read no code, committed alone before any "
-     "run): never tuned on, never in the topic model's fitting; the honest figure"),
+     "run): its figure taken at stop 47 (0.831), its errors read and cue phrases tuned on it at stop 48 (0.853), never in "
+     "the topic model's fitting"),
 ]
 TARGET_MACRO_F1 = 0.9
 #: A second reader's labels of a held-out set, written blind (the utterances and the taxonomy only, never the first

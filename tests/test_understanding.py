@@ -306,8 +306,8 @@ def test_the_topic_model_is_never_fitted_on_a_fresh_held_out_set(monkeypatch):
         monkeypatch.setitem(fit_topic_model.SETS, "fresh", fresh)
         with pytest.raises(SystemExit, match="fresh held-out set"):
             fit_topic_model.load("fresh")
-    monkeypatch.setattr(fit_topic_model, "NEWEST_READ", 99)  # heldout46 and 47 are refused by name, not by number alone
-    for fresh in ("interview_topics_heldout46.jsonl", "interview-topics-held-out47.jsonl"):
+    monkeypatch.setattr(fit_topic_model, "NEWEST_READ", 99)  # heldout46 to 48 are refused by name, not by number alone
+    for fresh in ("interview_topics_heldout46.jsonl", "interview-topics-held-out47.jsonl", "interview_topics_heldout48.jsonl"):
         monkeypatch.setitem(fit_topic_model.SETS, "fresh", fresh)
         with pytest.raises(SystemExit, match="fresh held-out set"):
             fit_topic_model.load("fresh")
