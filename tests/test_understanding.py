@@ -308,8 +308,8 @@ def test_the_topic_model_is_never_fitted_on_a_fresh_held_out_set(monkeypatch):
         monkeypatch.setitem(fit_topic_model.SETS, "fresh", fresh)
         with pytest.raises(SystemExit, match="fresh held-out set"):
             fit_topic_model.load("fresh")
-    monkeypatch.setattr(fit_topic_model, "NEWEST_READ", 99)  # heldout46 and 47 are refused by name, not by number alone
-    for fresh in ("interview_topics_heldout46.jsonl", "interview-topics-held-out47.jsonl"):
+    monkeypatch.setattr(fit_topic_model, "NEWEST_READ", 99)  # heldout46 to 48 are refused by name, not by number alone
+    for fresh in ("interview_topics_heldout46.jsonl", "interview-topics-held-out47.jsonl", "interview_topics_heldout48.jsonl"):
         monkeypatch.setitem(fit_topic_model.SETS, "fresh", fresh)
         with pytest.raises(SystemExit, match="fresh held-out set"):
             fit_topic_model.load("fresh")
@@ -378,7 +378,9 @@ def test_record_sentences_are_not_filed_under_a_word_they_only_share():
         ("Tell me about the first time it happened.", "relief_drinking"),  # "first", of the first drink
         ("How long does the relief last after a negative result?", "self_harm_history"),  # "last"
         ("How much of the co-codamol are you getting through?", "fatigue"),  # "through the day"
-        pytest.param("What helped you last time?", "lack_of_insight", marks=pytest.mark.xfail(strict=True, reason="stop 47: the topic reader refitted up to heldout45 reads no topic in \"What helped you last time?\" (help_tried under the bar; the patient exam's hw-001 fault of stop 46)")),  # "What do you think would help?"
+        # stop 48: the reader reads help_tried under its bar here; a question it reads empty keeps the cues' topics it
+        # gives 0.1 or more (understanding.EMPTY_FLOOR), so the patient exam's hw-001 fault of stop 46 is mended
+        ("What helped you last time?", "lack_of_insight"),  # "What do you think would help?"
     ],
 )
 def test_a_lexicon_question_sharing_one_word_is_not_asked_beside_another_topic(utterance, stray):
@@ -580,3 +582,50 @@ def test_a_self_harm_screen_after_another_question_is_not_a_violence_question(ut
 def test_a_question_about_harming_others_is_still_violence():
     assert "violence" in understand("Have you had thoughts of harming anyone else?",
                                     "Any thoughts of harming yourself?").topics
+
+
+@pytest.mark.parametrize(
+    ("utterance", "context", "topic"),
+    [
+        ("Who, specifically?", "Do you have people you can turn to?", "social_support"),
+        ("Was that here, or somewhere else?", "Have you seen a psychiatrist before?", "past_psychiatric"),
+        ("What about her speech?", "Any problems with her development as a baby?", "development"),
+    ],
+)
+def test_a_short_follow_up_the_reader_reads_empty_keeps_the_cues_topic(utterance, context, topic, monkeypatch):
+    """Stop 48: the reader gave each of these its previous turn's topic at 0.1-0.2 (under its bar) and nothing else,
+    so the patient was asked nothing; a question read empty keeps the cues' topics the reader gives EMPTY_FLOOR or
+    more. With the rule off the same reading is empty (the rule, not the data, does it)."""
+    from mentalhospital_env.patient import understanding
+
+    assert topic in understand(utterance, context).topics
+    monkeypatch.setattr(understanding, "EMPTY_FLOOR", 1.0)
+    understanding._read.cache_clear()
+    try:
+        assert topic not in understand(utterance, context).topics
+    finally:
+        understanding._read.cache_clear()
+
+
+@pytest.mark.parametrize(
+    ("utterance", "context"),
+    [("Anything else?", "Do you ever hear voices?"), ("Okay.", "How is your sleep?")],
+)
+def test_the_empty_rule_leaves_the_open_question_and_a_turn_that_asks_nothing_alone(utterance, context):
+    assert not set(understand(utterance, context).topics) & {"voices", "sleep"}
+
+
+@pytest.mark.parametrize(
+    ("utterance", "topic"),
+    [
+        ("I'll write to your GP today and let her know what we've talked about.", "closing"),
+        ("Is the mirtazapine making you groggy in the mornings?", "medication"),
+        ("Do you find you've run out of steam by the afternoon?", "energy"),
+        ("Does the radio ever seem to refer to you?", "beliefs"),
+        ("Is there anyone you want to get back at?", "violence"),
+    ],
+)
+def test_stop_48_cue_phrases(utterance, topic):
+    """Cue phrases added at stop 48 from heldout47's misses, each checked on the development sets first (e.g. "i'll
+    write to" closing in 15 of 15 labelled utterances, the psychotropic drug names medication in 59 of 62)."""
+    assert topic in understand(utterance).topics

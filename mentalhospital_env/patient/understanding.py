@@ -467,6 +467,12 @@ SENSITIVE_BESIDE = 0.5
 #: do for enjoyment these days, and how does it feel?" after a mood question read mood 0.98 and interest 0.16, and the
 #: patient answered the anhedonia screen "Not sure."
 OWN_SUBJECT_ABOVE = 0.1
+#: stop 48: a question (``?``, not the open one) the reader reads no topic in at its bar keeps the topics of substance
+#: the cues read in it (after the previous turn) that the reader gives this much or more: a short follow-up after a
+#: question ("Who, specifically?" after "Do you have people you can turn to?", "Was that here, or somewhere else?"
+#: after "Have you seen a psychiatrist before?") read its previous topic at 0.11-0.14 and nothing else, and the patient
+#: was asked nothing. 1.0 turns the rule off.
+EMPTY_FLOOR = 0.1
 
 
 def open_invitation(open_cue: bool, stemmed: Sequence[str], context: str | None) -> bool:
@@ -536,7 +542,8 @@ def settled(read: Sequence[str], probs: dict[str, float], cue_topics: Sequence[s
     subject stays at ``OWN_SUBJECT_ABOVE``: the anhedonia screen after a mood question); and a sensitive topic (not a
     substance: those are asked in lists) that neither the cues read in the utterance nor the previous turn asked, read
     beside a sensitive topic the cues did read, needs ``SENSITIVE_BESIDE`` (violence beside the self-harm screen).
-    ``cue_topics``, the cues' reading after the previous turn, orders nothing here."""
+    ``cue_topics``, the cues' reading after the previous turn, orders nothing here; it mends a question read empty
+    (``EMPTY_FLOOR``)."""
     tax = load_taxonomy()
     out = list(read)
     if before:
@@ -550,7 +557,10 @@ def settled(read: Sequence[str], probs: dict[str, float], cue_topics: Sequence[s
     if any(tax.by_id[t].sensitive and tax.kind(t) != "substance" for t in own):
         out = [t for t in out if t in own or t in before or not tax.by_id[t].sensitive
                or tax.kind(t) == "substance" or probs.get(t, 0.0) >= SENSITIVE_BESIDE]
-    return out + [t for t in own if (tax.by_id[t].sensitive or t == "chief_complaint") and t not in out]
+    out += [t for t in own if (tax.by_id[t].sensitive or t == "chief_complaint") and t not in out]
+    if not out and asks and not open_question and EMPTY_FLOOR < 1.0:
+        out = [t for t in cue_topics if tax.kind(t) != "meta" and probs.get(t, 0.0) >= EMPTY_FLOOR]
+    return out
 
 
 def own_topics(utterance: str) -> tuple[str, ...]:
