@@ -256,6 +256,22 @@ def test_the_cache_key_changes_with_the_compiler(monkeypatch) -> None:
         compiler._compiler_digest.cache_clear()
 
 
+def test_the_cache_key_reads_every_data_file_the_compiler_reads() -> None:
+    """A data file the compiler opens but its cache key leaves out lets a stale compile be read back after that file
+    changes (stop 48: attribution.json, new that stop, and knowledge/language.py, whose clause reading the whose-pass
+    uses, were outside the key)."""
+    import inspect
+    from pathlib import Path
+
+    source = Path(compiler.__file__).read_text("utf-8")
+    digest = inspect.getsource(compiler._compiler_digest) + inspect.getsource(compiler._fact_model_text)
+    opened = set(re.findall(r'joinpath\("([\w/]+\.json)"\)', source))
+    assert opened, "the compiler opens its data files through importlib.resources"
+    # a file opened by its bare name from a data folder ("drugs.json") is keyed under that folder ("data/drugs.json")
+    assert not {name for name in opened if f'"{name}"' not in digest and f'"data/{name}"' not in digest}
+    assert '"language.py"' in digest
+
+
 def test_compiled_facts_round_trip_through_the_disk_cache(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("MENTALHOSPITAL_CACHE", str(tmp_path))
     ehr = _ehr(personal_history="Left school at 16; has driven for a parcel company for six years.")

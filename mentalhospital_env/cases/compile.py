@@ -4417,6 +4417,8 @@ def _compiler_digest() -> str:
         _fact_model_text(patient),  # and its weights
         resources.files(__package__).joinpath("derive.py").read_text("utf-8"),  # split_sentences
         resources.files("mentalhospital_env.knowledge").joinpath("data/drugs.json").read_text("utf-8"),  # _medicine_words
+        resources.files(__package__).joinpath("attribution.json").read_text("utf-8"),  # _whose_pass
+        resources.files("mentalhospital_env.knowledge").joinpath("language.py").read_text("utf-8"),  # clauses, parses
     ]
     lexicon = resources.files("mentalhospital_env.knowledge").joinpath("data/lexicon")
     parts += [f.read_text("utf-8") for f in sorted(lexicon.iterdir(), key=lambda f: f.name)
