@@ -140,3 +140,23 @@ def test_the_drink_told_does_not_open_the_cannabis() -> None:
     # both told: the line on both is open
     weed = next(f for f in index.facts if f.sensitive and f.present and f.topics == ("onset", "cannabis"))
     assert any(_opened(f, _subjects_told({drink.id, weed.id}, index)) for f in both)
+
+
+def test_a_list_of_denials_answers_by_its_own_item_after_another_was_affirmed() -> None:
+    # review s48 MUST 8: uw-016 tells being watched at the till (read as persecutory), then is asked about special
+    # messages; the chart's list "No belief of being followed, monitored, of special messages, TV/radio referring to
+    # him" is close to the question by its own item, not by the one affirmed, and is still his answer
+    replies = _ask(
+        _case("uw-016"),
+        "Thank you for coming in today. I'd like to understand what has been happening for you. What has brought you "
+        "here?",
+        "When did you first notice this, and how has it changed since then?",
+        "Was anything going on in your life around the time it started?",
+        "Thank you for telling me. How is this affecting your day-to-day life?",
+        "You mentioned you're not crazy. That's a lot to carry. How do you feel other people have been treating you, "
+        "and is anyone against you?",
+        "You told me you go red, you look like an idiot. I'm sorry it has been so difficult. Do you ever hear voices "
+        "or sounds when nobody is around?",
+        "Do things on TV, online or around you ever seem to carry special messages for you?",
+    )
+    assert "special messages" in replies[-1].lower(), replies[-1]

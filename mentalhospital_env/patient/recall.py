@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from mentalhospital_env.cases import Case, Fact
-from mentalhospital_env.knowledge.language import memo_size, stems, tokens_of
+from mentalhospital_env.knowledge.language import content_stems, memo_size, stems, tokens_of
 from mentalhospital_env.knowledge.lexicon import Lexicon, lexicon_relations, load_lexicon
 
 from .check import LeakGuard
@@ -1755,9 +1755,9 @@ class MemorySkill:
             # history put before how a symptom is now ("How would you describe your mood right now?" - "nervous",
             # not "I had never spoken to a doctor about my mood")
             closest = None
-        if closest is not None and closest.rules_out & (
+        if closest is not None and self._denies_by_its_words(closest, question, closest.rules_out & (
                 {c for c, st in self.state.stances.items() if st == AFFIRM}
-                | {i.subject for i in items if i.stance == AFFIRM and i.facts and not i.silent}):
+                | {i.subject for i in items if i.stance == AFFIRM and i.facts and not i.silent})):
             # a sentence close in words that rules out what the patient tells in this reply or told earlier in the
             # encounter ("Have you ever tried to end your life?" - "I haven't had any thoughts of ending my life."
             # after "It'd be easier all round if I went where Trev is.", uw-021): the patient does not contradict
@@ -2363,6 +2363,23 @@ class MemorySkill:
         if concept.kind in CLOSED_WORLD_KINDS or concept_id in index.closed_concepts:
             return AnswerItem(DENY, concept_id)
         return AnswerItem(UNKNOWN, concept_id)
+
+    def _denies_by_its_words(self, fact: IndexedFact, question: Question, contradicted: set[str]) -> bool:
+        """Whether a sentence chosen for the words it shares with ``question`` is close to it by the words of a concept
+        it rules out that the patient affirms (``contradicted``): then it is that denial the patient would say ("Have
+        you ever tried to end your life?" - "I haven't had any thoughts of ending my life.", after the thoughts were
+        told, uw-021). A list of denials close by the words of another of its items still answers: "Do things on TV
+        ... carry special messages for you?" - "No belief of being followed, monitored, of special messages, TV or
+        radio ..." after being watched at the till was told (uw-016, review s48 MUST 8)."""
+        if not contradicted:
+            return False
+        said = f"{fact.fact.text} {fact.fact.patient_says or ''}"  # the chart's words and the patient's for them
+        shared = set(content_stems(question.text)) & set(content_stems(said))
+        lexicon = self.index.lexicon
+        return any(
+            shared & {s for term in lexicon.get(c).terms for s in content_stems(term)}
+            for c in contradicted if c in lexicon
+        )
 
     def _stated_after(self, concept_id: str, denials: Sequence[IndexedFact]) -> bool:
         """Whether the record states ``concept_id`` of the patient now (present, not past, not a relative's, not a
