@@ -40,7 +40,7 @@ def test_a_later_account_outranks_an_earlier_screens_denial(des) -> None:
     (reply,) = _ask(des, "Have you thought of being dead or of ending your life?")
     low = reply.lower()
     assert "never had thoughts" not in low and "haven't had any thoughts" not in low, reply
-    assert "trev" in low or "ending my life" in low or "rather not" in low or "come back to it" in low, reply
+    assert "trev" in low or "ending my life" in low, reply  # told, not deflected: a deflection is no answer
 
 
 def test_a_denial_written_after_the_finding_still_stands(des) -> None:
@@ -106,7 +106,7 @@ def test_a_habit_told_opens_its_details_but_not_the_risk_beside_it(des) -> None:
     assert "alcohol" in opened
     assert _subjects_told(set(), index) == frozenset()
     risky = [f for f in index.facts if "alcohol" in f.topics and "suicide" in f.topics]
-    assert all(not _opened(f, opened) for f in risky)
+    assert risky and all(not _opened(f, opened) for f in risky)
     plain = [f for f in index.facts if f.topics == ("alcohol",)]
     assert plain and all(_opened(f, opened) for f in plain)
 
@@ -121,3 +121,42 @@ def test_after_telling_the_thoughts_he_does_not_deny_them(des) -> None:
     assert "trev" in first.lower(), first
     assert "not that sort" not in first.lower(), first  # the earlier screen's line, filed under suicide, not tacked on
     assert "haven't had any thoughts" not in second.lower() and "never had thoughts" not in second.lower(), second
+
+
+def test_the_drink_told_does_not_open_the_cannabis() -> None:
+    # review s48 MUST 9: the rule is per habit. uw-016 tells the drink ('to get through' anything social); a line that
+    # also tells the cannabis he hides ("Diagnosis: depression; cannabis use; alcohol misuse.") is not opened by it
+    patient = make_patient(_case("uw-016"), "full", seed=13)
+    index = patient.index
+    drink = next(f for f in index.facts if f.sensitive and f.present and "alcohol" in f.topics
+                 and "cannabis" not in f.topics and "drinks" in f.fact.text.lower())
+    opened = _subjects_told({drink.id}, index)
+    assert "alcohol" in opened and "cannabis" not in opened
+    both = [f for f in index.facts if f.sensitive and {"alcohol", "cannabis"} <= set(f.topics)]
+    assert both and not any(_opened(f, opened) for f in both), [f.fact.text for f in both if _opened(f, opened)]
+    drink_only = [f for f in index.facts if f.sensitive and "alcohol" in f.topics and "cannabis" not in f.topics
+                  and "suicide" not in f.topics and f.id != drink.id]
+    assert drink_only and any(_opened(f, opened) for f in drink_only)
+    # both told: the line on both is open
+    weed = next(f for f in index.facts if f.sensitive and f.present and f.topics == ("onset", "cannabis"))
+    assert any(_opened(f, _subjects_told({drink.id, weed.id}, index)) for f in both)
+
+
+def test_a_list_of_denials_answers_by_its_own_item_after_another_was_affirmed() -> None:
+    # review s48 MUST 8: uw-016 tells being watched at the till (read as persecutory), then is asked about special
+    # messages; the chart's list "No belief of being followed, monitored, of special messages, TV/radio referring to
+    # him" is close to the question by its own item, not by the one affirmed, and is still his answer
+    replies = _ask(
+        _case("uw-016"),
+        "Thank you for coming in today. I'd like to understand what has been happening for you. What has brought you "
+        "here?",
+        "When did you first notice this, and how has it changed since then?",
+        "Was anything going on in your life around the time it started?",
+        "Thank you for telling me. How is this affecting your day-to-day life?",
+        "You mentioned you're not crazy. That's a lot to carry. How do you feel other people have been treating you, "
+        "and is anyone against you?",
+        "You told me you go red, you look like an idiot. I'm sorry it has been so difficult. Do you ever hear voices "
+        "or sounds when nobody is around?",
+        "Do things on TV, online or around you ever seem to carry special messages for you?",
+    )
+    assert "special messages" in replies[-1].lower(), replies[-1]

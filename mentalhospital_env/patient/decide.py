@@ -424,12 +424,18 @@ def _subjects_told(disclosed, index: FactIndex) -> frozenset[str]:
 
 
 def _opened(fact: IndexedFact, opened: frozenset[str]) -> bool:
-    """Whether a sensitive fact is on a habit already told (``opened``) and on nothing kept behind rapport whatever
-    was told (``rapport.subject_told.not_with``: risk, trauma, the law)."""
+    """Whether a sensitive fact is on habits already told (``opened``), every one of them, and on nothing kept
+    behind rapport whatever was told (``rapport.subject_told.not_with``: risk, trauma, the law). The rule is per
+    habit: the drink told does not open a line that also tells the cannabis ("Diagnosis: depression; cannabis use;
+    alcohol misuse.", uw-016)."""
     if not opened or not set(fact.topics) & opened:
         return False
-    kept = load_styles()["rapport"].get("subject_told", {}).get("not_with", ())
-    return not set(fact.topics) & set(kept)
+    rule = load_styles()["rapport"].get("subject_told", {})
+    if set(fact.topics) & set(rule.get("not_with", ())):
+        return False
+    kinds = frozenset(rule.get("kinds", ()))
+    taxonomy = load_taxonomy()
+    return all(t in opened for t in fact.topics if taxonomy.kind(t) in kinds)
 
 
 def _gate_item(item: AnswerItem, may_disclose, disclosed, ungated=(), free_topic: bool = False,

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from mentalhospital_env.cases import Case, Fact
-from mentalhospital_env.knowledge.language import memo_size, stems, tokens_of
+from mentalhospital_env.knowledge.language import content_stems, memo_size, stems, tokens_of
 from mentalhospital_env.knowledge.lexicon import Lexicon, lexicon_relations, load_lexicon
 
 from .check import LeakGuard
@@ -475,10 +475,19 @@ def _job_says(job: str) -> str:
 
 
 _EXAMINER_SECTIONS = ("mental_status_exam", "risk_assessment")
-#: the patient's own words quoted in a clinician's sentence ("said he would 'sort them out'")
-# (an apostrophe inside a word stays in the quote: "'if nothing's fixed by Christmas I don't see the point'", uw-020)
-_QUOTE = re.compile(
-    r"(?<![A-Za-z])['\u2018\u201c\"][A-Za-z](?:[^'\u2019\u201d\"]|(?<=[a-z])['\u2019](?=[a-z])){3,80}['\u2019\u201d\"](?![A-Za-z])")
+#: the patient's own words quoted in a clinician's sentence ("said he would 'sort them out'"), the words inside as group 1
+#: (an apostrophe inside a word stays in the quote: "'if nothing's fixed by Christmas I don't see the point'", uw-020);
+#: recall finds the quotes with it and say voices them (say.py), one pattern for both
+QUOTED_WORDS = re.compile(
+    r"(?<![A-Za-z])['\u2018\u201c\"]([A-Za-z](?:[^'\u2019\u201d\"]|(?<=[a-z])['\u2019](?=[a-z])){3,80})['\u2019\u201d\"](?![A-Za-z])")
+
+
+@lru_cache(maxsize=4096)
+def _concept_stems(lexicon: Lexicon, concept_id: str) -> frozenset[str]:
+    """The content stems of a concept's terms (clinical and lay), empty for an id the lexicon lacks."""
+    if concept_id not in lexicon:
+        return frozenset()
+    return frozenset(s for term in lexicon.get(concept_id).terms for s in content_stems(term))
 
 
 def finding_topics(concept_id: str, lexicon: Lexicon) -> tuple[str, ...]:
@@ -523,24 +532,22 @@ def _spoken(case: Case) -> tuple[Fact, ...]:
     own = {"female": "she", "male": "he"}.get(case.demographics.sex, "they")
     chart = load_recall_rules().chart_said
     for fact in case.facts:
-        if fact.patient_says and fact.told and chart.search(fact.patient_says):
-            # a clinician's verb put in the patient's mouth ("Suicide: confirms the handgun episode of 26 November." said
-            # "I confirm the handgun episode of 26 November.", uw-020, to four risk questions in a row): no one says
-            # that of themselves; the sentence is the clinician's, and what it points at is told from the patient's
-            # own account of it (data/recall.json chart_said)
-            out.append(replace(fact, told=False))
-            continue
         if fact.section == FAMILY_SECTION and not fact.patient_says and fact.told and re.match(rf"^{own}\b", fact.text, re.IGNORECASE):
             # phrasing only: "She knows of no family member with a psychiatric illness ..." (test-v2-0095) is the
             # patient's own knowledge, said "I don't know of any ...", never read out in the third person
             says = voiced(fact.section, fact.text, case.demographics.sex)
-            out.append(replace(fact, patient_says=says) if says else fact)
-            continue
-        if fact.patient_says or not fact.told or fact.section.startswith(_EXAMINER_SECTIONS) or fact.section == FAMILY_SECTION:
-            out.append(fact)
-            continue
-        says = voiced(fact.section, fact.text, case.demographics.sex)
-        out.append(replace(fact, patient_says=says) if says and not chart.search(says) else replace(fact, told=False))
+            fact = replace(fact, patient_says=says) if says else fact
+        elif not (fact.patient_says or not fact.told or fact.section.startswith(_EXAMINER_SECTIONS)
+                  or fact.section == FAMILY_SECTION):
+            says = voiced(fact.section, fact.text, case.demographics.sex)
+            fact = replace(fact, patient_says=says) if says else replace(fact, told=False)
+        if fact.patient_says and fact.told and chart.search(fact.patient_says):
+            # a clinician's verb put in the patient's mouth, the case's words or the voicing's ("Suicide: confirms the
+            # handgun episode of 26 November." said "I confirm the handgun episode of 26 November.", uw-020, to four
+            # risk questions in a row): no one says that of themselves; the sentence is the clinician's, and what it
+            # points at is told from the patient's own account of it (data/recall.json chart_said)
+            fact = replace(fact, told=False)
+        out.append(fact)
     return tuple(out)
 
 
@@ -1755,9 +1762,9 @@ class MemorySkill:
             # history put before how a symptom is now ("How would you describe your mood right now?" - "nervous",
             # not "I had never spoken to a doctor about my mood")
             closest = None
-        if closest is not None and closest.rules_out & (
+        if closest is not None and self._denies_by_its_words(closest, question, closest.rules_out & (
                 {c for c, st in self.state.stances.items() if st == AFFIRM}
-                | {i.subject for i in items if i.stance == AFFIRM and i.facts and not i.silent}):
+                | {i.subject for i in items if i.stance == AFFIRM and i.facts and not i.silent})):
             # a sentence close in words that rules out what the patient tells in this reply or told earlier in the
             # encounter ("Have you ever tried to end your life?" - "I haven't had any thoughts of ending my life."
             # after "It'd be easier all round if I went where Trev is.", uw-021): the patient does not contradict
@@ -1955,7 +1962,7 @@ class MemorySkill:
                 if not found:
                     continue
                 phrase = found.group("what").strip(" ,;:")
-                if len(phrase.split()) < 2 or _QUOTE.search(phrase):
+                if len(phrase.split()) < 2 or QUOTED_WORDS.search(phrase):
                     continue
                 for word, own in mine.items():
                     phrase = re.sub(rf"\b{word}\b", own, phrase)
@@ -2210,7 +2217,7 @@ class MemorySkill:
                            and (topic_id is None or topic_id in self._findings.get(c, ())) for c in a.affirms)]
         if not anchors:
             return []
-        quoting = [a for a in anchors if a.section in voiced and _QUOTE.search(a.fact.text) and a.id not in used]
+        quoting = [a for a in anchors if a.section in voiced and QUOTED_WORDS.search(a.fact.text) and a.id not in used]
         if quoting:
             return quoting[:1]
 
@@ -2363,6 +2370,19 @@ class MemorySkill:
         if concept.kind in CLOSED_WORLD_KINDS or concept_id in index.closed_concepts:
             return AnswerItem(DENY, concept_id)
         return AnswerItem(UNKNOWN, concept_id)
+
+    def _denies_by_its_words(self, fact: IndexedFact, question: Question, contradicted: set[str]) -> bool:
+        """Whether a sentence chosen for the words it shares with ``question`` is close to it by the words of a concept
+        it rules out that the patient affirms (``contradicted``): then it is that denial the patient would say ("Have
+        you ever tried to end your life?" - "I haven't had any thoughts of ending my life.", after the thoughts were
+        told, uw-021). A list of denials close by the words of another of its items still answers: "Do things on TV
+        ... carry special messages for you?" - "No belief of being followed, monitored, of special messages, TV or
+        radio ..." after being watched at the till was told (uw-016, review s48 MUST 8)."""
+        if not contradicted:
+            return False
+        said = f"{fact.fact.text} {fact.fact.patient_says or ''}"  # the chart's words and the patient's for them
+        shared = set(content_stems(question.text)) & set(content_stems(said))
+        return any(shared & _concept_stems(self.index.lexicon, c) for c in contradicted)
 
     def _stated_after(self, concept_id: str, denials: Sequence[IndexedFact]) -> bool:
         """Whether the record states ``concept_id`` of the patient now (present, not past, not a relative's, not a

@@ -17,10 +17,10 @@ import json
 import random
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
 from dataclasses import replace
 from functools import lru_cache
 from importlib import resources
+from typing import Any
 
 from mentalhospital_env.cases import Case
 from mentalhospital_env.knowledge.language import SharedMemo, find_phrases, load_cues, memo_size, tokenize
@@ -35,6 +35,7 @@ from .recall import (
     AFFIRM,
     DENY,
     NOTHING_MORE,
+    QUOTED_WORDS,
     TELL,
     UNKNOWN,
     WITHHELD,
@@ -289,8 +290,8 @@ class LayRenderer:
             keeps = self.protective(fact.fact.text)
             if keeps:
                 return keeps
-        quoted = _VOICED_QUOTE.findall(fact.fact.text) if fact.section.startswith(_VOICED_QUOTES) else []
-        quoted = [q.strip(" .,;") for q in quoted if len(q.split()) >= 2 and not _QUOTED_FRAGMENT.match(q)]
+        quoted = QUOTED_WORDS.findall(fact.fact.text) if fact.section.startswith(_VOICED_QUOTES) else []
+        quoted = [q.strip(" .,;") for q in quoted if len(q.split()) >= 2 and not _quoted_fragment().match(q)]
         if quoted:
             return " ".join(q[0].upper() + q[1:] + "." for q in quoted[:2])
         # the symptoms it names (not a history word the clinician's phrasing happens to hold: "pump gas
@@ -1276,12 +1277,17 @@ class Speaker:
 _OPENS_NO = re.compile(r"^\s*(?:no|nope)\b[,.]?\s*(?:nothing like that[,.]?\s*)?", re.IGNORECASE)
 # sections whose clinician's sentences quote the patient ("in the bad week 'life feels pointless'")
 _VOICED_QUOTES = ("mental_status_exam.thought_content", "risk_assessment.")
-# (an apostrophe inside a word stays in the quote: "'it'd be easier all round if I went where Trev is'", uw-021)
-_VOICED_QUOTE = re.compile(
-    r"(?<![A-Za-z])['\u2018\u201c\"]([A-Za-z](?:[^'\u2019\u201d\"]|(?<=[a-z])['\u2019](?=[a-z])){3,80})['\u2019\u201d\"](?![A-Za-z])")
-# a quoted fragment that opens on a preposition is part of the clinician's clause, not a thing the patient said whole
-# ("says he would not act 'with Raewyn crook'")
-_QUOTED_FRAGMENT = re.compile(r"^(?:with|without|after|before|for|to|in|on|at|by|from|of|about)\b", re.IGNORECASE)
+# the quotes are recall's QUOTED_WORDS (an apostrophe inside a word stays in the quote: "'it'd be easier all round if
+# I went where Trev is'", uw-021)
+
+
+@lru_cache(maxsize=1)
+def _quoted_fragment() -> re.Pattern[str]:
+    """A quoted fragment that opens on one of ``render.json`` ``quoted_fragment_opens`` (a preposition) is part of the
+    clinician's clause, not a thing the patient said whole ("says he would not act 'with Raewyn crook'")."""
+    words = _data("render.json")["quoted_fragment_opens"]
+    return re.compile(r"^(?:" + "|".join(map(re.escape, words)) + r")\b", re.IGNORECASE)
+
 # a threat or intention reported with the patient's words: "said he would 'sort them out' if the police don't"
 _REPORTED = re.compile(
     r"\b(?:said|says|stated|told \w+|threatened)\s+(?:that\s+)?(?:he|she|they)\s+(would|will|could|might)\s+"
