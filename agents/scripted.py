@@ -2915,11 +2915,7 @@ class ScriptedClinician(Doctor):
 
         def on_subject(sentence: str) -> bool:  # a preparatory act told answers the plan in any words (risk_follow_up.acts)
             # without the phrases whose word only looks like a cue ("firefighters cut me out", "cut me out of the will")
-            words = " ".join(tokenize(sentence))
-            friends = conf["cue_false_friends"]
-            return any(
-                re.search(rf"\b{re.escape(c)}", _without_matches(words, friends.get(c, ()))) for c in cues or ()
-            ) or (
+            return _cue_said(sentence, cues or (), conf["cue_false_friends"]) is True or (
                 acts and self._act_told(sentence, means_only=True) is not None)
 
         if cues and key in conf["subject_each"]:
@@ -3582,13 +3578,17 @@ class ScriptedClinician(Doctor):
     def _unread_on_subject(self, key: str) -> bool:
         """Whether the reply to the risk question ``key``, read as neither affirming nor denying, speaks of its subject
         (``risk_unread.subject_cues``, without the cue's false friends of ``quotes.cue_false_friends``) and is not only
-        an earlier answer said again: "As I said, ... firefighters cut me out" asked about self-harm is no answer."""
-        cues = self.script["risk_unread"]["subject_cues"].get(key, ())
+        an earlier answer said again: "As I said, ... firefighters cut me out" asked about self-harm is no answer.
+        A reply is off the subject only when it is a repeat, or when each of its cue words sits inside a false friend:
+        a reply with no cue word at all ("No, never.", "Once, years ago, but not now.") answers the question put, and
+        a bare yes or no always does (stop 48's review, test-v2-0255: "No. I've got things I want to do." was erased)."""
         if self._repeat_only(key):
             return False
-        words = " ".join(tokenize(self.findings.answers.get(key, "")))
-        friends = self.script["quotes"]["cue_false_friends"]
-        return any(re.search(rf"\b{re.escape(c)}", _without_matches(words, friends.get(c, ()))) for c in cues)
+        reply = self.findings.answers.get(key, "")
+        if answer_polarity(reply) is not None:
+            return True
+        cues = self.script["risk_unread"]["subject_cues"].get(key, ())
+        return _cue_said(reply, cues, self.script["quotes"]["cue_false_friends"]) is not False
 
     def _retold_key(self, sentence: str) -> str:
         """``sentence`` as compared with one retold before: lower case, without the hedges that change nothing of what
@@ -4159,6 +4159,17 @@ class ScriptedClinician(Doctor):
 
 
 _DRUG_SENTENCES = ("Medication:", "With it, start")
+
+
+def _cue_said(text: str, cues: Any, friends: dict[str, Any]) -> bool | None:
+    """Whether ``text`` names one of ``cues`` (word starts) outside the phrases that only look like it (``friends``, by
+    cue: "firefighters cut me out" is no cut): True when one is named, False when each cue word heard sits inside a
+    false friend, None when no cue word is heard at all."""
+    words = " ".join(tokenize(text))
+    heard = [c for c in cues if re.search(rf"\b{re.escape(c)}", words)]
+    if not heard:
+        return None
+    return any(re.search(rf"\b{re.escape(c)}", _without_matches(words, friends.get(c, ()))) for c in heard)
 
 
 def _without_matches(text: str, patterns: Any) -> str:

@@ -1,0 +1,40 @@
+"""Stop 48 (s48-mendc): the review of the scripted clinician's stop-48 fixes (review_clin.md, M1-M5 and S2).
+
+Each test states the premise it was written from (the reviewer's probes); each failed on the merged s48-integr.
+"""
+
+from __future__ import annotations
+
+from mentalhospital_env.agents.scripted import ScriptedClinician
+
+
+def _doctor(text: str = "Outpatient clinic. A 44-year-old woman is here to see you, alone.") -> ScriptedClinician:
+    doctor = ScriptedClinician()
+    doctor.reset({"text": text}, {})
+    return doctor
+
+
+def _told(doctor: ScriptedClinician, answers: dict[str, str], teller: dict[str, str] | None = None) -> None:
+    for key, reply in answers.items():
+        doctor.findings.answers[key] = reply
+        doctor.findings.replies.append((key, reply))
+    doctor.findings.told_by.update(teller or {})
+
+
+def _line(note: str, heading: str) -> str:
+    return next((line for line in note.splitlines() if line.startswith(heading)), "")
+
+
+def test_a_plain_answer_to_the_self_harm_question_is_quoted_not_erased():
+    """test-v2-0255 (73 M, delirium): 'No. I've got things I want to do.' was written 'no direct answer'; so was a past
+    self-harm told in words with no cue ('Once, years ago, but not now.'). hw-039's rescue is still no answer."""
+    for reply in ("No. I've got things I want to do.", "No, never.", "Not really, no.", "Once, years ago, but not now."):
+        doctor = _doctor()
+        _told(doctor, {"self_harm": reply})
+        risk = _line(doctor._note(), "Risk assessment:")
+        assert reply.rstrip(".") in risk and "no direct answer" not in risk, (reply, risk)
+
+    rescue = _doctor()
+    _told(rescue, {"self_harm": "My car went under a lorry and I was trapped while firefighters cut me out."})
+    risk = _line(rescue._note(), "Risk assessment:")
+    assert "cut me out" not in risk and "no direct answer" in risk, risk
