@@ -3176,13 +3176,17 @@ class ScriptedClinician(Doctor):
         def own_concept(piece: str) -> bool:
             return bool({c for c, _ in patient_findings(piece)} & set(own["concepts"]))
 
+        def own_told(piece: str) -> bool:  # the item's own concept affirmed: its answer, whatever else it names ("When I
+            # was 19 I cut my wrists with a knife" is a past self-harm and a means: stop 48's review, M2)
+            return any(c in own["concepts"] and not negated for c, negated in patient_findings(piece))
+
         # never a clause read as another item's subject; where a clause says the item's own words, a clause that reads
         # as no risk item is kept only after it ("No plan as such, but I have been saving up my tablets": a preparation
         # told in words the item's list lacks is never cut from the plan's line, stop-41 review M2), not before it
         # ("It should have been me, without any plan")
         first = next((k for k, p in enumerate(pieces) if says(p)), None)
         kept = [p for k, p in enumerate(pieces)
-                if says(p) or bare(p) or (not elsewhere(p) and (first is None or k > first or own_concept(p)))]
+                if says(p) or bare(p) or own_told(p) or (not elsewhere(p) and (first is None or k > first or own_concept(p)))]
         if not kept:
             return ""
         if kept == pieces:
@@ -3397,6 +3401,24 @@ class ScriptedClinician(Doctor):
                 if (means_only or any(re.search(rf"\b{re.escape(v)}\b", words) for v in acts["verbs"])) and any(
                         re.search(p, words, re.IGNORECASE) for p in patterns):
                     return sentence
+        return None
+
+    def _means_answered(self) -> str | None:
+        """The sentence naming a means of the acts' kinds in reply to the plan question, or to another of
+        ``acts.means_answers`` when it names no past time (``means_past``) and the suicidal-thoughts answer does not
+        deny them: "When I was 19 I cut my wrists with a knife. Nothing since." under a denial is a past attempt, no
+        current method (stop 48's review, M2); None if none."""
+        acts = self.script["risk_follow_up"]["acts"]
+        f = self.findings
+        denied = "suicidal_ideation" in f.denied or answer_polarity(f.answers.get("suicidal_ideation", "")) == "no"
+        for key in acts["means_answers"]:
+            said = self._act_told(f.answers.get(key, ""), means_only=True)
+            if not said:
+                continue
+            if key in acts["means_current"]:
+                return said
+            if not denied and not any(re.search(p, said.lower()) for p in acts["means_past"]):
+                return said
         return None
 
     def _tells(self, sentence: str, patterns: list[str]) -> bool:
@@ -4074,9 +4096,7 @@ class ScriptedClinician(Doctor):
                 # a preparatory act told in any reply ("I took my father's handgun from his nightstand drawer") beside
                 # words that deny the thoughts ("I don't want to die") is no denial (risk_follow_up.acts)
                 risk.append(self.script["risk_follow_up"]["acts"]["denial_line"].format(quote=act.rstrip(". ")))
-            elif c == "suicidal_ideation" and (act := next(
-                    (s for k in self.script["risk_follow_up"]["acts"]["means_answers"]
-                     if (s := self._act_told(f.answers.get(k, ""), means_only=True))), None)):
+            elif c == "suicidal_ideation" and (act := self._means_answered()):
                 # a means of the act's kinds named in reply to the question on plans or past attempts ("I confirm the
                 # handgun episode of 26 November", uw-020) answers it: no denial either (acts._means_answers_about)
                 risk.append(self.script["risk_follow_up"]["acts"]["means_line"].format(quote=act.rstrip(". ")))

@@ -38,3 +38,22 @@ def test_a_plain_answer_to_the_self_harm_question_is_quoted_not_erased():
     _told(rescue, {"self_harm": "My car went under a lorry and I was trapped while firefighters cut me out."})
     risk = _line(rescue._note(), "Risk assessment:")
     assert "cut me out" not in risk and "no direct answer" in risk, risk
+
+
+def test_a_past_attempt_by_a_means_does_not_overwrite_a_denial_of_suicidal_thoughts():
+    """Review M2: SI denied, then 'When I was 19 I cut my wrists with a knife. Nothing since.' was written 'a method
+    named ...: read as an active risk' (the plan sent her home), and 'Past attempts: asked, no direct answer' beside
+    the told attempt. A means named in reply to the plan question still answers it (uw-020)."""
+    past = _doctor()
+    _told(past, {"suicidal_ideation": "No, I've never had thoughts of ending my life.",
+                 "risk:attempts": "When I was 19 I cut my wrists with a knife. Nothing since."})
+    past.findings.denied.add("suicidal_ideation")
+    risk = _line(past._note(), "Risk assessment:")
+    assert "Denies suicidal ideation" in risk and "active risk" not in risk, risk
+    assert 'Past attempts: "When I was 19 I cut my wrists with a knife' in risk, risk
+
+    plan = _doctor()
+    _told(plan, {"suicidal_ideation": "No.", "risk:plan": "I confirm the handgun episode of 26 November."})
+    plan.findings.denied.add("suicidal_ideation")
+    risk = _line(plan._note(), "Risk assessment:")
+    assert "a method named" in risk and "Denies suicidal ideation" not in risk, risk
