@@ -1109,6 +1109,15 @@ class ScriptedClinician(Doctor):
             for exam in h.exams:
                 if exam not in names and (i == 0 or exam.lower() in h.abnormal_exams):
                     names.append(exam)
+        # a risk heard: the risk scale called for stays inside the cap, after the baseline (exams_when_risk; an onset
+        # rule's CAM and MMSE pushed the C-SSRS of a 70-year-old with a rope in the garage off the list)
+        risk = self.script["exams_when_risk"]
+        if set(risk["when"]) & set(self.findings.present):
+            baseline = settings.get(self.walk_in.setting or "", {}).get("baseline_exams", ())
+            scales = [n for n in names if n in risk["exams"]]
+            names = [n for n in names if n not in scales]
+            at = len([n for n in names if n in baseline])
+            names[at:at] = scales
         # dependent drinking heard whatever leads: the liver tests and blood count, within the cap
         drinking = self.script["exams_when_dependent_drinking"]
         if self.heavy_drinking(dependent=True) and not (ranked and ranked[0][0].code[:3] == drinking["code"][:3]):

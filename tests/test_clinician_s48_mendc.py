@@ -57,3 +57,18 @@ def test_a_past_attempt_by_a_means_does_not_overwrite_a_denial_of_suicidal_thoug
     plan.findings.denied.add("suicidal_ideation")
     risk = _line(plan._note(), "Risk assessment:")
     assert "a method named" in risk and "Denies suicidal ideation" not in risk, risk
+
+
+def test_an_illness_of_days_in_old_age_keeps_the_risk_scale_beside_the_delirium_screen():
+    """Review M3: a man of 70, ten days ill, low, with suicidal thoughts and a rope in the garage was ordered CAM and
+    MMSE and no C-SSRS (the exam cap); the same man at 50 was ordered the C-SSRS."""
+    for age in (70, 50):
+        doctor = _doctor(f"Emergency department. A {age}-year-old man is here to see you, alone.")
+        _told(doctor, {"hpi:1": "It started about ten days ago.", "risk:plan": "I've got a rope in the garage."})
+        doctor.findings.present.update({
+            "depressed_mood": "I feel terrible.", "suicidal_ideation": "I want to die.",
+            "suicide_plan": "I've got a rope in the garage.", "anhedonia": "Nothing.", "insomnia": "I can't sleep.",
+            "weight_loss": "I've lost weight."})
+        exams = doctor._exams()
+        assert "C-SSRS" in exams, (age, exams)
+        assert ("CAM" in exams) == (age >= 65), (age, exams)
