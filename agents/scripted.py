@@ -2438,12 +2438,26 @@ class ScriptedClinician(Doctor):
             return bool(findings - set(setting["community_crisis_not_enough"]))
         said = list(setting["admit_when_said"])
         enough = setting["said_not_enough"]
-        if any(principal.code.startswith(c) for c in enough["codes"]) and not any(
-                self._tells(p, enough["unless"]) for _, reply in self.findings.replies for p in split_sentences(reply)):
+        if any(principal.code.startswith(c) for c in enough["codes"]) and not self._basic_needs_unmet(enough):
             # self-care let slide in a stress reaction or an anxiety disorder is met at home, unless basic needs are
             # told as unmet (said_not_enough)
             said = [k for k in said if k not in enough["kinds"]]
         return bool(findings) or "active_suicide" in profile.risks or self._unsafe_at_home() or self._said_any(said)
+
+    def _basic_needs_unmet(self, enough: dict[str, Any]) -> bool:
+        """Whether the self-care answer or an answer about the present illness (``said_not_enough.unless_in``) tells
+        the patient's basic needs unmet (``unless``) in a clause whose subject is the patient: an alcohol denial ("I'm
+        not drinking at all") or a son's not eating is none (stop 48's review, M4)."""
+        places = enough["unless_in"]
+        for key, reply in self.findings.replies:
+            if not any(key == p or (p.endswith(":") and key.startswith(p)) for p in places):
+                continue
+            for sentence in split_sentences(reply):
+                tokens = tokenize(sentence)
+                if any(c.subject == "patient" and self._tells(" ".join(tokens[c.start:c.end]), enough["unless"])
+                       for c in clauses(sentence)):
+                    return True
+        return False
 
     def _said_any(self, kinds: list[str]) -> bool:
         """Whether a reply, to any question, holds a sentence that tells a risk disclosure of one of ``kinds``

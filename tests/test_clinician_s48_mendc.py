@@ -72,3 +72,28 @@ def test_an_illness_of_days_in_old_age_keeps_the_risk_scale_beside_the_delirium_
         exams = doctor._exams()
         assert "C-SSRS" in exams, (age, exams)
         assert ("CAM" in exams) == (age >= 65), (age, exams)
+
+
+def _break_up(answers: dict[str, str]) -> ScriptedClinician:
+    """The self-care test's patient (tests/test_scripted_clinician.py): 30, emergency department, a break-up, low and
+    not sleeping, who let her self-care slide; no risk, no psychosis."""
+    doctor = ScriptedClinician()
+    doctor.reset({"text": "Emergency department. A 30-year-old woman is here to see you, alone."}, {"turn_budget": 40})
+    doctor.act({"text": ""}, {"allowed_actions": ["ask"]})
+    answers = {"hpi:1": "It started two weeks ago.", "hpi:2": "Since the break-up.",
+               "risk:self_care": "I haven't really been looking after myself.", **answers}
+    _told(doctor, answers)
+    doctor.findings.present.update({"low_mood": "I feel low.", "insomnia": "I can't sleep.", "stress_preoccupation": "x"})
+    doctor.findings.denied.update({"suicidal_ideation", "self_harm", "auditory_hallucinations", "elevated_mood"})
+    return doctor
+
+
+def test_an_alcohol_denial_or_a_sons_not_eating_is_no_unmet_basic_need():
+    """Review M4: 'I'm not drinking at all.' to the alcohol question admitted the break-up patient (without it she is
+    sent home); 'My son isn't eating' would too. Her own 'not eating or drinking' told of the illness still admits."""
+    admit = _break_up({}).script["settings"]["emergency"]["admit"]
+    for extra in ({}, {"alcohol": "I'm not drinking at all."}, {"hpi:3": "My son isn't eating, he's so upset."}):
+        plan = _break_up(extra)._plan()
+        assert "discharge home" in plan and admit not in plan, (extra, plan)
+    plan = _break_up({"hpi:3": "I'm not eating or drinking, I just lie there."})._plan()
+    assert admit in plan and "discharge home" not in plan, plan
