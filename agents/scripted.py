@@ -2845,23 +2845,32 @@ class ScriptedClinician(Doctor):
         quoted: list[str] = []
         for sentence in split_sentences(reply):
             bare = _without_opener(sentence.strip(), self.script["quotes"]["openers"]).strip()
-            low = bare.lower()
-            tokens = tokenize(bare)
-            drugs = [d for d in conf["drugs"] if re.search(rf"\b{re.escape(d)}", low)]
-            drugs += [d for d in self._drugs_named(bare) if d not in drugs]
-            # a drug under a negation ("I'm not allergic to penicillin") is no reaction told
-            drugs = [d for d in drugs if not any(is_negated(bare, i) for i, t in enumerate(tokens) if t.startswith(d.split()[0]))]
-            if not drugs:
-                continue
-            reactions = [r for r in conf["reactions"] if re.search(r["pattern"], low)]
-            reaction = next((r for r in reactions if r["kind"] == "allergy"), reactions[0] if reactions else None)
-            if reaction is None and conf["allergic_word"] not in low:
-                continue
-            for d in drugs:
-                kind, said = (reaction["kind"], reaction["reaction"]) if reaction else ("unstated", "")
-                if d not in found or (found[d][0] != "allergy" and kind == "allergy"):
-                    found[d] = (kind, said)
-            if bare.rstrip(".!").lower() not in used:
+            told = False
+            # each clause its own drugs and reaction ("I'm allergic to penicillin, but codeine is fine": no codeine
+            # allergy); none said of another ("My mum is allergic to penicillin") or taken without trouble
+            for piece in (p.strip() for p in re.split(conf["clause_split"], bare, flags=re.IGNORECASE) if p.strip()):
+                low = piece.lower()
+                tokens = tokenize(piece)
+                if any(re.search(t, low) for t in conf["tolerated"]):
+                    continue
+                others = [" ".join(tokens[c.start:c.end]) for c in clauses(piece) if c.subject == "other"]
+                drugs = [d for d in conf["drugs"] if re.search(rf"\b{re.escape(d)}", low)]
+                drugs += [d for d in self._drugs_named(piece) if d not in drugs]
+                # a drug under a negation ("I'm not allergic to penicillin") is no reaction told
+                drugs = [d for d in drugs if not any(is_negated(piece, i) for i, t in enumerate(tokens) if t.startswith(d.split()[0]))
+                         and not any(re.search(rf"\b{re.escape(d)}", o) for o in others)]
+                if not drugs:
+                    continue
+                reactions = [r for r in conf["reactions"] if re.search(r["pattern"], low)]
+                reaction = next((r for r in reactions if r["kind"] == "allergy"), reactions[0] if reactions else None)
+                if reaction is None and conf["allergic_word"] not in low:
+                    continue
+                told = True
+                for d in drugs:
+                    kind, said = (reaction["kind"], reaction["reaction"]) if reaction else ("unstated", "")
+                    if d not in found or (found[d][0] != "allergy" and kind == "allergy"):
+                        found[d] = (kind, said)
+            if told and bare.rstrip(".!").lower() not in used:
                 quoted.append(bare.rstrip(".!"))
         if not found:
             return ""

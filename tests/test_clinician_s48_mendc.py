@@ -97,3 +97,27 @@ def test_an_alcohol_denial_or_a_sons_not_eating_is_no_unmet_basic_need():
         assert "discharge home" in plan and admit not in plan, (extra, plan)
     plan = _break_up({"hpi:3": "I'm not eating or drinking, I just lie there."})._plan()
     assert admit in plan and "discharge home" not in plan, plan
+
+
+def test_a_drug_reaction_is_the_patients_own_and_of_its_own_clause():
+    """Review M5: 'I'm allergic to penicillin, but codeine is fine.' wrote a codeine allergy too (an analgesic off the
+    chart); 'My mum is allergic to penicillin, I'm not.' wrote a penicillin allergy the patient denied."""
+    fine = _doctor()
+    _told(fine, {"allergies": "I'm allergic to penicillin, but codeine is fine."})
+    line = _line(fine._note(), "Allergies:")
+    assert "Penicillin allergy" in line and "Codeine allergy" not in line, line
+
+    mum = _doctor()
+    _told(mum, {"allergies": "My mum is allergic to penicillin, I'm not."})
+    line = _line(mum._note(), "Allergies:")
+    assert "Penicillin allergy" not in line, line
+
+    tolerated = _doctor()
+    _told(tolerated, {"allergies": "Not that I know of, I've had penicillin and codeine without trouble."})
+    line = _line(tolerated._note(), "Allergies:")
+    assert "allergy (" not in line and "intolerance" not in line, line
+
+    both = _doctor()
+    _told(both, {"allergies": "I'm not allergic to penicillin, but codeine makes me sick."})
+    line = _line(both._note(), "Allergies:")
+    assert "Codeine intolerance (sickness)" in line and "Penicillin allergy" not in line, line
