@@ -2508,12 +2508,20 @@ class ScriptedClinician(Doctor):
         """Whether an adult named children or other dependants: affirmed, or in the words about home."""
         if not self._dependants_possible():
             return False
-        return "dependants" in self.findings.present or self._home_names_dependants()
+        told = self.findings.present.get("dependants")
+        # "My children are grown up" affirms children, not dependants (plan_safety.grown_up)
+        grown = told is not None and self._without_grown(told) != told.lower()
+        return (told is not None and not grown) or self._home_names_dependants()
+
+    def _without_grown(self, text: str) -> str:
+        """``text`` in lower case without the children it tells as grown up (``plan_safety.grown_up``): "my children
+        are grown up and live nearby" names no dependants."""
+        return _without_matches(text.lower(), self.script["plan_safety"]["grown_up"])
 
     def _dependants_sentence(self) -> str:
         """The safeguarding sentence about the dependants named, worded by who they are (``dependants_by_kind``):
         children, an adult the patient cares for, or anyone, when who was not said."""
-        home = " ".join(self.findings.answers.get(c, "") for c in ("living_situation", "dependants")).lower()
+        home = self._without_grown(" ".join(self.findings.answers.get(c, "") for c in ("living_situation", "dependants")))
         he, him = {"female": ("she", "her"), "male": ("he", "him")}.get(self.walk_in.sex or "", ("they", "them"))
         kinds = self.script["plan_safety"]["dependants_by_kind"]
         # each clause read with its negation: "no children, I look after my mum" names an adult, not children
@@ -2523,7 +2531,7 @@ class ScriptedClinician(Doctor):
 
     def _home_names_dependants(self) -> bool:
         """Whether the answers about home and dependants name children or others who depend on the patient."""
-        home = " ".join(self.findings.answers.get(c, "") for c in ("living_situation", "dependants"))
+        home = self._without_grown(" ".join(self.findings.answers.get(c, "") for c in ("living_situation", "dependants")))
         return load_critical_actions().mentions_dependants(home)
 
     def heavy_drinking(self, dependent: bool = False) -> bool:

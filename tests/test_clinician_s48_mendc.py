@@ -121,3 +121,16 @@ def test_a_drug_reaction_is_the_patients_own_and_of_its_own_clause():
     _told(both, {"allergies": "I'm not allergic to penicillin, but codeine makes me sick."})
     line = _line(both._note(), "Allergies:")
     assert "Codeine intolerance (sickness)" in line and "Penicillin allergy" not in line, line
+
+
+def test_children_told_as_grown_up_in_any_words_are_no_dependants():
+    """Review S2: the 'grown-up' lookbehinds were keyed to one wording; 'My children are grown up and live nearby'
+    and 'our children are grown' still asked who cares for the children. Young children at home still are dependants."""
+    for said in ("I live with my husband. My children are grown up and live nearby.", "My husband; our children are grown.",
+                 "My kids are adults now, they've moved out."):
+        doctor = _doctor("Outpatient clinic. A 78-year-old woman is here to see you, alone.")
+        doctor.findings.answers["dependants"] = said
+        assert not doctor._dependants_named(), said
+    young = _doctor("Outpatient clinic. A 34-year-old woman is here to see you, alone.")
+    young.findings.answers["dependants"] = "I live with my two children, they're 4 and 6."
+    assert young._dependants_named()
