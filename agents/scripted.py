@@ -2792,11 +2792,7 @@ class ScriptedClinician(Doctor):
             return sentence
         used.add(said.lower())
         first = said
-        teller = self.findings.told_by.get(key)
-        if teller:
-            his = {"female": "her", "male": "his"}.get(self.walk_in.sex or "", "their")
-            return f'{sentence} ({his} {teller}: "{first}")'
-        return f'{sentence} ("{first}")'
+        return sentence + self._told_suffix(key, first)
 
     def _denied_history(self, key: str, used: set[str]) -> str:
         """The note's words for a history question (``key``) the reader read the reply as denying, when no quote or
@@ -2832,11 +2828,16 @@ class ScriptedClinician(Doctor):
         if len(tokenize(first)) <= 1 or not self._plain(first) or {first.lower(), first.lower() + "."} & used:
             return sentence
         used.add(first.lower())
-        teller = f.told_by.get(key)
+        return sentence + self._told_suffix(key, first)
+
+    def _told_suffix(self, key: str, words: str) -> str:
+        """The words quoted after a note's sentence, with who told them when not the patient: ' (her father: "...")',
+        else ' ("...")'."""
+        teller = self.findings.told_by.get(key)
         if teller:
             his = {"female": "her", "male": "his"}.get(self.walk_in.sex or "", "their")
-            return f'{sentence} ({his} {teller}: "{first}")'
-        return f'{sentence} ("{first}")'
+            return f' ({his} {teller}: "{words}")'
+        return f' ("{words}")'
 
     def _drug_reactions(self, key: str, used: set[str]) -> str:
         """The note's words for a drug that disagrees with the patient, told in reply to ``key``
@@ -2889,12 +2890,7 @@ class ScriptedClinician(Doctor):
             used.update({q.lower(), q.lower() + "."})
         if not quoted:
             return written
-        teller = f.told_by.get(key)
-        words = " ".join(f"{q}." for q in quoted).rstrip(".")
-        if teller:
-            his = {"female": "her", "male": "his"}.get(self.walk_in.sex or "", "their")
-            return f'{written} ({his} {teller}: "{words}")'
-        return f'{written} ("{words}")'
+        return written + self._told_suffix(key, " ".join(f"{q}." for q in quoted).rstrip("."))
 
     def _quote_reply(self, key: str, reply: str, used: set[str]) -> str:
         """``reply`` as quoted under ``key``'s heading; an informant's answer ("He was born at 34 weeks", the father's)
