@@ -315,9 +315,14 @@ class ScriptedClinician(Doctor):
                 f.contradicted.add(concept)
             f.present.setdefault(concept, text)
             f.heard_on.setdefault(concept, self.last_concept or "")
+        past_only = self.script["evidence"]["past_only_denials"]
+        pieces = [p for p in re.split(r"[,;]\s*|(?<=[.!?])\s+", heard) if p.strip()]
         for concept in sorted(reading.denied):
             if concept in f.present:
-                f.contradicted.add(concept)
+                # "no previous episodes of depression" denies an earlier episode, not the low mood told (uw-005)
+                denying = [p for p in pieces if (concept, True) in patient_findings(p)]
+                if not (denying and all(any(re.search(x, p.lower()) for x in past_only) for p in denying)):
+                    f.contradicted.add(concept)
             else:
                 f.denied.add(concept)
 

@@ -134,3 +134,23 @@ def test_children_told_as_grown_up_in_any_words_are_no_dependants():
     young = _doctor("Outpatient clinic. A 34-year-old woman is here to see you, alone.")
     young.findings.answers["dependants"] = "I live with my two children, they're 4 and 6."
     assert young._dependants_named()
+
+
+def test_a_denial_of_earlier_episodes_does_not_make_the_mood_told_inconsistent():
+    """Review S6: uw-005 told his low mood, then said 'I've never had help for my mental health before, no previous
+    episodes of depression and no self-harm' to the self-harm question, and the note wrote 'His answers about depressed
+    mood were inconsistent (affirmed, then denied)'. A denial of the mood now still contradicts it."""
+    def read(replies: list[tuple[str, str, str]]) -> ScriptedClinician:
+        doctor = _doctor("Outpatient clinic. A 44-year-old man is here to see you, alone.")
+        for concept, question, reply in replies:
+            doctor.last_question, doctor.last_concept = question, concept
+            doctor._read_reply(reply)
+        return doctor
+
+    mood = ("mse:mood", "How would you describe your mood?", "My mood has been low and I feel depressed since around February.")
+    past = read([mood, ("self_harm", "Have you ever hurt yourself on purpose?", "I've never had help for my mental health "
+                                     "before, no previous episodes of depression and no self-harm.")])
+    assert "low_mood" in past.findings.present, past.findings.present
+    assert "low_mood" not in past.findings.contradicted
+    now = read([mood, ("low_mood", "Have you been feeling low or depressed?", "No, I have not been feeling depressed.")])
+    assert "low_mood" in now.findings.contradicted, now.findings
