@@ -3645,13 +3645,21 @@ class ScriptedClinician(Doctor):
         A reply is off the subject only when it is a repeat, or when each of its cue words sits inside a false friend:
         a reply with no cue word at all ("No, never.", "Once, years ago, but not now.") answers the question put, and
         a bare yes or no always does (stop 48's review, test-v2-0255: "No. I've got things I want to do." was erased)."""
+        reply = self.findings.answers.get(key, "")
+        if self._bare_answer(key):
+            return True
         if self._repeat_only(key):
             return False
-        reply = self.findings.answers.get(key, "")
-        if answer_polarity(reply) is not None:
-            return True
         cues = self.script["risk_unread"]["subject_cues"].get(key, ())
         return _cue_said(reply, cues, self.script["quotes"]["cue_false_friends"]) is not False
+
+    def _bare_answer(self, key: str) -> str:
+        """The first sentence of ``key``'s reply when, without its opener, it is a yes or a no: a yes or no said again
+        is still the answer ("Like I said, no. I've got things I want to do.", test-v2-0255); else empty."""
+        reply = self.findings.answers.get(key, "")
+        first = next((x.strip() for x in split_sentences(reply) if x.strip()), "")
+        bare = _without_opener(first, self.script["quotes"]["openers"]).strip()
+        return first.rstrip(".") if bare and answer_polarity(bare) is not None else ""
 
     def _retold_key(self, sentence: str) -> str:
         """``sentence`` as compared with one retold before: lower case, without the hedges that change nothing of what
@@ -4147,6 +4155,8 @@ class ScriptedClinician(Doctor):
                 # asked, and the answer neither affirms nor denies as read ("The thought crosses my mind, but I wouldn't
                 # act on it", test-v2-0054): written in the patient's words, not left out as if never asked
                 quote = self._quote(c, used) if self._unread_on_subject(c) else ""
+                if not quote and (bare := self._bare_answer(c)):
+                    quote = f'"{bare}"'  # its "no" quoted though the rest was quoted above
                 risk.append(_end(f"{self.script['risk_unread']['labels'][c]}: {quote or self.script['risk_unread']['no_answer']}"))
         risk.extend(self._risk_follow_up_lines(used))
         risk.extend(on_file)

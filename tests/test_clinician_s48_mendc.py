@@ -34,6 +34,14 @@ def test_a_plain_answer_to_the_self_harm_question_is_quoted_not_erased():
         risk = _line(doctor._note(), "Risk assessment:")
         assert reply.rstrip(".") in risk and "no direct answer" not in risk, (reply, risk)
 
+    # the real episode's reply: its 'no' said again after the SI answer (test-v2-0255, turns 12-13)
+    again = _doctor()
+    _told(again, {"suicidal_ideation": "I've never had thoughts of ending my life. No. I've got things I want to do.",
+                  "self_harm": "Like I said, no. I've got things I want to do."})
+    again.findings.reply_keys = ["suicidal_ideation", "self_harm"]
+    risk = _line(again._note(), "Risk assessment:")
+    assert "no direct answer" not in risk and "Like I said, no" in risk, risk
+
     rescue = _doctor()
     _told(rescue, {"self_harm": "My car went under a lorry and I was trapped while firefighters cut me out."})
     risk = _line(rescue._note(), "Risk assessment:")
