@@ -156,8 +156,8 @@ def test_a_denial_of_earlier_episodes_does_not_make_the_mood_told_inconsistent()
         return doctor
 
     mood = ("mse:mood", "How would you describe your mood?", "My mood has been low and I feel depressed since around February.")
-    past = read([mood, ("self_harm", "Have you ever hurt yourself on purpose?", "I've never had help for my mental health "
-                                     "before, no previous episodes of depression and no self-harm.")])
+    said = "I've never had help for my mental health before, no previous episodes of depression and no self-harm."
+    past = read([mood, ("self_harm", "Have you ever hurt yourself on purpose?", said)])
     assert "low_mood" in past.findings.present, past.findings.present
     assert "low_mood" not in past.findings.contradicted
     now = read([mood, ("low_mood", "Have you been feeling low or depressed?", "No, I have not been feeling depressed.")])
