@@ -315,9 +315,14 @@ class ScriptedClinician(Doctor):
                 f.contradicted.add(concept)
             f.present.setdefault(concept, text)
             f.heard_on.setdefault(concept, self.last_concept or "")
+        past_only = self.script["evidence"]["past_only_denials"]
+        pieces = [p for p in re.split(r"[,;]\s*|(?<=[.!?])\s+", heard) if p.strip()]
         for concept in sorted(reading.denied):
             if concept in f.present:
-                f.contradicted.add(concept)
+                # "no previous episodes of depression" denies an earlier episode, not the low mood told (uw-005)
+                denying = [p for p in pieces if (concept, True) in patient_findings(p)]
+                if not (denying and all(any(re.search(x, p.lower()) for x in past_only) for p in denying)):
+                    f.contradicted.add(concept)
             else:
                 f.denied.add(concept)
 
@@ -1109,6 +1114,15 @@ class ScriptedClinician(Doctor):
             for exam in h.exams:
                 if exam not in names and (i == 0 or exam.lower() in h.abnormal_exams):
                     names.append(exam)
+        # a risk heard: the risk scale called for stays inside the cap, after the baseline (exams_when_risk; an onset
+        # rule's CAM and MMSE pushed the C-SSRS of a 70-year-old with a rope in the garage off the list)
+        risk = self.script["exams_when_risk"]
+        if set(risk["when"]) & set(self.findings.present):
+            baseline = settings.get(self.walk_in.setting or "", {}).get("baseline_exams", ())
+            scales = [n for n in names if n in risk["exams"]]
+            names = [n for n in names if n not in scales]
+            at = len([n for n in names if n in baseline])
+            names[at:at] = scales
         # dependent drinking heard whatever leads: the liver tests and blood count, within the cap
         drinking = self.script["exams_when_dependent_drinking"]
         if self.heavy_drinking(dependent=True) and not (ranked and ranked[0][0].code[:3] == drinking["code"][:3]):
@@ -2429,12 +2443,26 @@ class ScriptedClinician(Doctor):
             return bool(findings - set(setting["community_crisis_not_enough"]))
         said = list(setting["admit_when_said"])
         enough = setting["said_not_enough"]
-        if any(principal.code.startswith(c) for c in enough["codes"]) and not any(
-                self._tells(p, enough["unless"]) for _, reply in self.findings.replies for p in split_sentences(reply)):
+        if any(principal.code.startswith(c) for c in enough["codes"]) and not self._basic_needs_unmet(enough):
             # self-care let slide in a stress reaction or an anxiety disorder is met at home, unless basic needs are
             # told as unmet (said_not_enough)
             said = [k for k in said if k not in enough["kinds"]]
         return bool(findings) or "active_suicide" in profile.risks or self._unsafe_at_home() or self._said_any(said)
+
+    def _basic_needs_unmet(self, enough: dict[str, Any]) -> bool:
+        """Whether the self-care answer or an answer about the present illness (``said_not_enough.unless_in``) tells
+        the patient's basic needs unmet (``unless``) in a clause whose subject is the patient: an alcohol denial ("I'm
+        not drinking at all") or a son's not eating is none (stop 48's review, M4)."""
+        places = enough["unless_in"]
+        for key, reply in self.findings.replies:
+            if not any(key == p or (p.endswith(":") and key.startswith(p)) for p in places):
+                continue
+            for sentence in split_sentences(reply):
+                tokens = tokenize(sentence)
+                if any(c.subject == "patient" and self._tells(" ".join(tokens[c.start:c.end]), enough["unless"])
+                       for c in clauses(sentence)):
+                    return True
+        return False
 
     def _said_any(self, kinds: list[str]) -> bool:
         """Whether a reply, to any question, holds a sentence that tells a risk disclosure of one of ``kinds``
@@ -2485,12 +2513,20 @@ class ScriptedClinician(Doctor):
         """Whether an adult named children or other dependants: affirmed, or in the words about home."""
         if not self._dependants_possible():
             return False
-        return "dependants" in self.findings.present or self._home_names_dependants()
+        told = self.findings.present.get("dependants")
+        # "My children are grown up" affirms children, not dependants (plan_safety.grown_up)
+        grown = told is not None and self._without_grown(told) != told.lower()
+        return (told is not None and not grown) or self._home_names_dependants()
+
+    def _without_grown(self, text: str) -> str:
+        """``text`` in lower case without the children it tells as grown up (``plan_safety.grown_up``): "my children
+        are grown up and live nearby" names no dependants."""
+        return _without_matches(text.lower(), self.script["plan_safety"]["grown_up"])
 
     def _dependants_sentence(self) -> str:
         """The safeguarding sentence about the dependants named, worded by who they are (``dependants_by_kind``):
         children, an adult the patient cares for, or anyone, when who was not said."""
-        home = " ".join(self.findings.answers.get(c, "") for c in ("living_situation", "dependants")).lower()
+        home = self._without_grown(" ".join(self.findings.answers.get(c, "") for c in ("living_situation", "dependants")))
         he, him = {"female": ("she", "her"), "male": ("he", "him")}.get(self.walk_in.sex or "", ("they", "them"))
         kinds = self.script["plan_safety"]["dependants_by_kind"]
         # each clause read with its negation: "no children, I look after my mum" names an adult, not children
@@ -2500,7 +2536,7 @@ class ScriptedClinician(Doctor):
 
     def _home_names_dependants(self) -> bool:
         """Whether the answers about home and dependants name children or others who depend on the patient."""
-        home = " ".join(self.findings.answers.get(c, "") for c in ("living_situation", "dependants"))
+        home = self._without_grown(" ".join(self.findings.answers.get(c, "") for c in ("living_situation", "dependants")))
         return load_critical_actions().mentions_dependants(home)
 
     def heavy_drinking(self, dependent: bool = False) -> bool:
@@ -2761,11 +2797,7 @@ class ScriptedClinician(Doctor):
             return sentence
         used.add(said.lower())
         first = said
-        teller = self.findings.told_by.get(key)
-        if teller:
-            his = {"female": "her", "male": "his"}.get(self.walk_in.sex or "", "their")
-            return f'{sentence} ({his} {teller}: "{first}")'
-        return f'{sentence} ("{first}")'
+        return sentence + self._told_suffix(key, first)
 
     def _denied_history(self, key: str, used: set[str]) -> str:
         """The note's words for a history question (``key``) the reader read the reply as denying, when no quote or
@@ -2801,11 +2833,16 @@ class ScriptedClinician(Doctor):
         if len(tokenize(first)) <= 1 or not self._plain(first) or {first.lower(), first.lower() + "."} & used:
             return sentence
         used.add(first.lower())
-        teller = f.told_by.get(key)
+        return sentence + self._told_suffix(key, first)
+
+    def _told_suffix(self, key: str, words: str) -> str:
+        """The words quoted after a note's sentence, with who told them when not the patient: ' (her father: "...")',
+        else ' ("...")'."""
+        teller = self.findings.told_by.get(key)
         if teller:
             his = {"female": "her", "male": "his"}.get(self.walk_in.sex or "", "their")
-            return f'{sentence} ({his} {teller}: "{first}")'
-        return f'{sentence} ("{first}")'
+            return f' ({his} {teller}: "{words}")'
+        return f' ("{words}")'
 
     def _drug_reactions(self, key: str, used: set[str]) -> str:
         """The note's words for a drug that disagrees with the patient, told in reply to ``key``
@@ -2822,23 +2859,32 @@ class ScriptedClinician(Doctor):
         quoted: list[str] = []
         for sentence in split_sentences(reply):
             bare = _without_opener(sentence.strip(), self.script["quotes"]["openers"]).strip()
-            low = bare.lower()
-            tokens = tokenize(bare)
-            drugs = [d for d in conf["drugs"] if re.search(rf"\b{re.escape(d)}", low)]
-            drugs += [d for d in self._drugs_named(bare) if d not in drugs]
-            # a drug under a negation ("I'm not allergic to penicillin") is no reaction told
-            drugs = [d for d in drugs if not any(is_negated(bare, i) for i, t in enumerate(tokens) if t.startswith(d.split()[0]))]
-            if not drugs:
-                continue
-            reactions = [r for r in conf["reactions"] if re.search(r["pattern"], low)]
-            reaction = next((r for r in reactions if r["kind"] == "allergy"), reactions[0] if reactions else None)
-            if reaction is None and conf["allergic_word"] not in low:
-                continue
-            for d in drugs:
-                kind, said = (reaction["kind"], reaction["reaction"]) if reaction else ("unstated", "")
-                if d not in found or (found[d][0] != "allergy" and kind == "allergy"):
-                    found[d] = (kind, said)
-            if bare.rstrip(".!").lower() not in used:
+            told = False
+            # each clause its own drugs and reaction ("I'm allergic to penicillin, but codeine is fine": no codeine
+            # allergy); none said of another ("My mum is allergic to penicillin") or taken without trouble
+            for piece in (p.strip() for p in re.split(conf["clause_split"], bare, flags=re.IGNORECASE) if p.strip()):
+                low = piece.lower()
+                tokens = tokenize(piece)
+                if any(re.search(t, low) for t in conf["tolerated"]):
+                    continue
+                others = [" ".join(tokens[c.start:c.end]) for c in clauses(piece) if c.subject == "other"]
+                drugs = [d for d in conf["drugs"] if re.search(rf"\b{re.escape(d)}", low)]
+                drugs += [d for d in self._drugs_named(piece) if d not in drugs]
+                # a drug under a negation ("I'm not allergic to penicillin") is no reaction told
+                drugs = [d for d in drugs if not any(is_negated(piece, i) for i, t in enumerate(tokens) if t.startswith(d.split()[0]))
+                         and not any(re.search(rf"\b{re.escape(d)}", o) for o in others)]
+                if not drugs:
+                    continue
+                reactions = [r for r in conf["reactions"] if re.search(r["pattern"], low)]
+                reaction = next((r for r in reactions if r["kind"] == "allergy"), reactions[0] if reactions else None)
+                if reaction is None and conf["allergic_word"] not in low:
+                    continue
+                told = True
+                for d in drugs:
+                    kind, said = (reaction["kind"], reaction["reaction"]) if reaction else ("unstated", "")
+                    if d not in found or (found[d][0] != "allergy" and kind == "allergy"):
+                        found[d] = (kind, said)
+            if told and bare.rstrip(".!").lower() not in used:
                 quoted.append(bare.rstrip(".!"))
         if not found:
             return ""
@@ -2849,12 +2895,7 @@ class ScriptedClinician(Doctor):
             used.update({q.lower(), q.lower() + "."})
         if not quoted:
             return written
-        teller = f.told_by.get(key)
-        words = " ".join(f"{q}." for q in quoted).rstrip(".")
-        if teller:
-            his = {"female": "her", "male": "his"}.get(self.walk_in.sex or "", "their")
-            return f'{written} ({his} {teller}: "{words}")'
-        return f'{written} ("{words}")'
+        return written + self._told_suffix(key, " ".join(f"{q}." for q in quoted).rstrip("."))
 
     def _quote_reply(self, key: str, reply: str, used: set[str]) -> str:
         """``reply`` as quoted under ``key``'s heading; an informant's answer ("He was born at 34 weeks", the father's)
@@ -2915,11 +2956,7 @@ class ScriptedClinician(Doctor):
 
         def on_subject(sentence: str) -> bool:  # a preparatory act told answers the plan in any words (risk_follow_up.acts)
             # without the phrases whose word only looks like a cue ("firefighters cut me out", "cut me out of the will")
-            words = " ".join(tokenize(sentence))
-            friends = conf["cue_false_friends"]
-            return any(
-                re.search(rf"\b{re.escape(c)}", _without_matches(words, friends.get(c, ()))) for c in cues or ()
-            ) or (
+            return _cue_said(sentence, cues or (), conf["cue_false_friends"]) is True or (
                 acts and self._act_told(sentence, means_only=True) is not None)
 
         if cues and key in conf["subject_each"]:
@@ -3180,13 +3217,17 @@ class ScriptedClinician(Doctor):
         def own_concept(piece: str) -> bool:
             return bool({c for c, _ in patient_findings(piece)} & set(own["concepts"]))
 
+        def own_told(piece: str) -> bool:  # the item's own concept affirmed: its answer, whatever else it names ("When I
+            # was 19 I cut my wrists with a knife" is a past self-harm and a means: stop 48's review, M2)
+            return any(c in own["concepts"] and not negated for c, negated in patient_findings(piece))
+
         # never a clause read as another item's subject; where a clause says the item's own words, a clause that reads
         # as no risk item is kept only after it ("No plan as such, but I have been saving up my tablets": a preparation
         # told in words the item's list lacks is never cut from the plan's line, stop-41 review M2), not before it
         # ("It should have been me, without any plan")
         first = next((k for k, p in enumerate(pieces) if says(p)), None)
         kept = [p for k, p in enumerate(pieces)
-                if says(p) or bare(p) or (not elsewhere(p) and (first is None or k > first or own_concept(p)))]
+                if says(p) or bare(p) or own_told(p) or (not elsewhere(p) and (first is None or k > first or own_concept(p)))]
         if not kept:
             return ""
         if kept == pieces:
@@ -3403,6 +3444,24 @@ class ScriptedClinician(Doctor):
                     return sentence
         return None
 
+    def _means_answered(self) -> str | None:
+        """The sentence naming a means of the acts' kinds in reply to the plan question, or to another of
+        ``acts.means_answers`` when it names no past time (``means_past``) and the suicidal-thoughts answer does not
+        deny them: "When I was 19 I cut my wrists with a knife. Nothing since." under a denial is a past attempt, no
+        current method (stop 48's review, M2); None if none."""
+        acts = self.script["risk_follow_up"]["acts"]
+        f = self.findings
+        denied = "suicidal_ideation" in f.denied or answer_polarity(f.answers.get("suicidal_ideation", "")) == "no"
+        for key in acts["means_answers"]:
+            said = self._act_told(f.answers.get(key, ""), means_only=True)
+            if not said:
+                continue
+            if key in acts["means_current"]:
+                return said
+            if not denied and not any(re.search(p, said.lower()) for p in acts["means_past"]):
+                return said
+        return None
+
     def _tells(self, sentence: str, patterns: list[str]) -> bool:
         """Whether ``sentence`` tells what one of ``patterns`` matches with no negation before it."""
         negations = set(self.script["risk_disclosures"]["negations"])
@@ -3582,13 +3641,25 @@ class ScriptedClinician(Doctor):
     def _unread_on_subject(self, key: str) -> bool:
         """Whether the reply to the risk question ``key``, read as neither affirming nor denying, speaks of its subject
         (``risk_unread.subject_cues``, without the cue's false friends of ``quotes.cue_false_friends``) and is not only
-        an earlier answer said again: "As I said, ... firefighters cut me out" asked about self-harm is no answer."""
-        cues = self.script["risk_unread"]["subject_cues"].get(key, ())
+        an earlier answer said again: "As I said, ... firefighters cut me out" asked about self-harm is no answer.
+        A reply is off the subject only when it is a repeat, or when each of its cue words sits inside a false friend:
+        a reply with no cue word at all ("No, never.", "Once, years ago, but not now.") answers the question put, and
+        a bare yes or no always does (stop 48's review, test-v2-0255: "No. I've got things I want to do." was erased)."""
+        reply = self.findings.answers.get(key, "")
+        if self._bare_answer(key):
+            return True
         if self._repeat_only(key):
             return False
-        words = " ".join(tokenize(self.findings.answers.get(key, "")))
-        friends = self.script["quotes"]["cue_false_friends"]
-        return any(re.search(rf"\b{re.escape(c)}", _without_matches(words, friends.get(c, ()))) for c in cues)
+        cues = self.script["risk_unread"]["subject_cues"].get(key, ())
+        return _cue_said(reply, cues, self.script["quotes"]["cue_false_friends"]) is not False
+
+    def _bare_answer(self, key: str) -> str:
+        """The first sentence of ``key``'s reply when, without its opener, it is a yes or a no: a yes or no said again
+        is still the answer ("Like I said, no. I've got things I want to do.", test-v2-0255); else empty."""
+        reply = self.findings.answers.get(key, "")
+        first = next((x.strip() for x in split_sentences(reply) if x.strip()), "")
+        bare = _without_opener(first, self.script["quotes"]["openers"]).strip()
+        return first.rstrip(".") if bare and answer_polarity(bare) is not None else ""
 
     def _retold_key(self, sentence: str) -> str:
         """``sentence`` as compared with one retold before: lower case, without the hedges that change nothing of what
@@ -4074,9 +4145,7 @@ class ScriptedClinician(Doctor):
                 # a preparatory act told in any reply ("I took my father's handgun from his nightstand drawer") beside
                 # words that deny the thoughts ("I don't want to die") is no denial (risk_follow_up.acts)
                 risk.append(self.script["risk_follow_up"]["acts"]["denial_line"].format(quote=act.rstrip(". ")))
-            elif c == "suicidal_ideation" and (act := next(
-                    (s for k in self.script["risk_follow_up"]["acts"]["means_answers"]
-                     if (s := self._act_told(f.answers.get(k, ""), means_only=True))), None)):
+            elif c == "suicidal_ideation" and (act := self._means_answered()):
                 # a means of the act's kinds named in reply to the question on plans or past attempts ("I confirm the
                 # handgun episode of 26 November", uw-020) answers it: no denial either (acts._means_answers_about)
                 risk.append(self.script["risk_follow_up"]["acts"]["means_line"].format(quote=act.rstrip(". ")))
@@ -4086,6 +4155,8 @@ class ScriptedClinician(Doctor):
                 # asked, and the answer neither affirms nor denies as read ("The thought crosses my mind, but I wouldn't
                 # act on it", test-v2-0054): written in the patient's words, not left out as if never asked
                 quote = self._quote(c, used) if self._unread_on_subject(c) else ""
+                if not quote and (bare := self._bare_answer(c)):
+                    quote = f'"{bare}"'  # its "no" quoted though the rest was quoted above
                 risk.append(_end(f"{self.script['risk_unread']['labels'][c]}: {quote or self.script['risk_unread']['no_answer']}"))
         risk.extend(self._risk_follow_up_lines(used))
         risk.extend(on_file)
@@ -4159,6 +4230,17 @@ class ScriptedClinician(Doctor):
 
 
 _DRUG_SENTENCES = ("Medication:", "With it, start")
+
+
+def _cue_said(text: str, cues: Any, friends: dict[str, Any]) -> bool | None:
+    """Whether ``text`` names one of ``cues`` (word starts) outside the phrases that only look like it (``friends``, by
+    cue: "firefighters cut me out" is no cut): True when one is named, False when each cue word heard sits inside a
+    false friend, None when no cue word is heard at all."""
+    words = " ".join(tokenize(text))
+    heard = [c for c in cues if re.search(rf"\b{re.escape(c)}", words)]
+    if not heard:
+        return None
+    return any(re.search(rf"\b{re.escape(c)}", _without_matches(words, friends.get(c, ()))) for c in heard)
 
 
 def _without_matches(text: str, patterns: Any) -> str:
