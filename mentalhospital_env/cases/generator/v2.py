@@ -1035,6 +1035,7 @@ class StoryV2(_Story):
         grounds = self.c.records["sign_grounds"]
         episode = self.c.records["sign_episode_categories"]
         categories = {next((e["category"] for e in episode["rules"] if d["code"].startswith(tuple(e["codes"]))), d.get("category")) for d in self.disorders}
+        never = [e["not_signs"] for e in episode["rules"] if "not_signs" in e and self.principal["code"].startswith(tuple(e["codes"]))]
         rs = self.story["record_story"]
         quick = self.days < rs["quick_course_days"]  # stop 39: 'Twelve hours ago she no longer rang on Sundays'
         W = self.c.records["withdrawn_signs"]
@@ -1044,6 +1045,8 @@ class StoryV2(_Story):
                 continue
             if not categories & set(fits.get(sign, ())):
                 continue  # a sign this illness does not show (records.json sign_categories, stop 29; none listed: not drawn, stop 44)
+            if any(re.search(p, sign, re.I) for p in never):
+                continue  # not the principal's first sign, whatever another disorder's category lets in (records.json sign_episode_categories.not_signs)
             if withdrawn_no and re.search(W["pattern"], sign, re.I):
                 continue  # no withdrawing in a manic episode (records.json withdrawn_signs, stop 40)
             text = self.fill(sign)
