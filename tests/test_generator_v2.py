@@ -178,7 +178,7 @@ def test_referral_concerns_name_no_diagnosis() -> None:
 
 def test_a_birth_before_the_illness_puts_the_baby_in_the_record() -> None:
     found = 0
-    for seed in range(120):
+    for seed in range(200):  # 5 births in seeds 8000-8119 before stop 48's mend moved the stream, 1 after (25 and 27 of 400 seeds)
         case = _case(8000 + seed, "F23")
         story = f"{case.ehr.chief_complaint} {case.ehr.history_of_present_illness}"
         if "birth" not in story:
@@ -189,7 +189,7 @@ def test_a_birth_before_the_illness_puts_the_baby_in_the_record() -> None:
     assert found >= 3
 
 
-@pytest.mark.xfail(strict=True, reason="stop 40: with the core complaint now drawn first, a draft of 32 opens its history with the GP's letter beside a self-referral chief complaint (joins.referral_source) and is redrawn, not written agreeing; the referral-source join is not yet answered at the source (stop 41 round two: seed 14's draw no longer holds such a draft, seed 15's does: j-0001, 'Self-referral' beside 'Dr Singh asked for this assessment'; stop 42: stop 42's generator changes moved the random stream, seeds 14-21 hold no such draft, seed 22's does: j-0010, 'Self-referral' beside 'Dr Ellis referred a 49-year-old university student'; stop 44: stop 44's generator changes moved the stream again, seeds 22-36 hold no such draft, seed 37's does: j-0020, 'Self-referral' beside 'Dr Quinn referred her: 25, lives with parents, a dental nurse.'; stop 48: the chief complaints of complaints.json moved the stream and leave cc_plain's 'Self-referral' rarer, seeds 37-53 hold no such draft, seed 54's does: j-0028, cc_plain's 'says the GP' beside 'The crisis line asked us to see this 21-year-old woman')")
+@pytest.mark.xfail(strict=True, reason="stop 40: with the core complaint now drawn first, a draft of 32 opens its history with the GP's letter beside a self-referral chief complaint (joins.referral_source) and is redrawn, not written agreeing; the referral-source join is not yet answered at the source (stop 41 round two: seed 14's draw no longer holds such a draft, seed 15's does: j-0001, 'Self-referral' beside 'Dr Singh asked for this assessment'; stop 42: stop 42's generator changes moved the random stream, seeds 14-21 hold no such draft, seed 22's does: j-0010, 'Self-referral' beside 'Dr Ellis referred a 49-year-old university student'; stop 44: stop 44's generator changes moved the stream again, seeds 22-36 hold no such draft, seed 37's does: j-0020, 'Self-referral' beside 'Dr Quinn referred her: 25, lives with parents, a dental nurse.'; stop 48: the chief complaints of complaints.json moved the stream and leave cc_plain's 'Self-referral' rarer, seeds 37-53 hold no such draft, seed 54's does: j-0028, cc_plain's 'says the GP' beside 'The crisis line asked us to see this 21-year-old woman'; stop 48's mend (a told chief complaint drawn once a record, event lines without a time) moved it again: seeds 54-83 hold no such draft, seed 84's does: j-0020, 'Self-referral' beside 'Dr Grant wrote about this 38-year-old woman')")
 def test_joins_are_written_agreeing_not_redrawn(monkeypatch) -> None:
     """The sections a reader joins (stop 21's reading) are written to agree: the audit rules the
     generator answers at the source refuse no draft, so agreement is not bought by redrawing."""
@@ -205,7 +205,7 @@ def test_joins_are_written_agreeing_not_redrawn(monkeypatch) -> None:
 
     monkeypatch.setattr(audit, "audit_case", counting)
     principals = ["F44.81", "F10.20", "F14.20", "F60.3", "F60.2", "F06.70", "F32.1", "F84.0"] * 4
-    generate_cases(len(principals), seed=54, prefix="j", version=2, principals=principals)
+    generate_cases(len(principals), seed=84, prefix="j", version=2, principals=principals)
     at_source = ("joins.labs_ignored", "joins.mse_appearance", "joins.plan_assumes", "joins.work_years",
                  "joins.past_copies_plan", "joins.education_occupation", "joins.mse_topic", "joins.cc_label", "joins.employment",
                  "joins.referral_source", "text.either_or")

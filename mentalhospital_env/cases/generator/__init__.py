@@ -222,6 +222,7 @@ class _SuiteGuard:
         self.clone_cap = max(C["min_cap"], int(C["max_share"] * n))
         self.lines: dict[str, list[int]] = {}  # own line -> the suite's cases holding it
         self.line_kinds: dict[str, str] = {}
+        self.complaints: dict[str, int] = {}  # a chief complaint's opening (v2.complaint_opening) -> the suite's cases opening so
         self.taken = 0
         self.clone_refusals: dict[str, int] = {}
 
@@ -314,6 +315,10 @@ class _SuiteGuard:
             self.lines.setdefault(key, []).append(self.taken)
             self.line_kinds.setdefault(key, kind)
         self.taken += 1
+        from .v2 import complaint_opening
+
+        opening = complaint_opening(case.ehr.chief_complaint or "")
+        self.complaints[opening] = self.complaints.get(opening, 0) + 1
         job, share = self._job(case)
         counts = self.jobs.setdefault(job, [0, 0])
         counts[0] += 1
@@ -368,6 +373,7 @@ def generate_cases(
         composer.spent_quotes = guard.spent_quotes
         composer.quote_counts = guard.quotes
         composer.suite_lines = guard.lines
+        composer.suite_complaints = guard.complaints
     # The cyclic collector stands aside while a suite is drawn: a draft makes hundreds of thousands of short-lived
     # objects and no cycles worth collecting (a few dozen per 150 cases), and each full collection walked the whole
     # knowledge base and its memos (7% of version 2's time); it runs again, as it was, when the suite is drawn.
@@ -389,6 +395,7 @@ def generate_cases(
         composer.spent_quotes = set()
         composer.quote_counts = {}
         composer.suite_lines = {}
+        composer.suite_complaints = {}
         if collecting:
             gc.enable()
     return out

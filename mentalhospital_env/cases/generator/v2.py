@@ -24,7 +24,6 @@ from __future__ import annotations
 import random
 from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 import zlib
-from itertools import islice
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any, Mapping, Sequence
@@ -831,12 +830,13 @@ class StoryV2(_Story):
         # people often come with what they can name (sleep, tiredness, nerves, a racing heart) rather than
         # the illness's core: a first complaint that does not give the diagnosis away (voices.json)
         vague = [s for s in (openly or complaints) if s["concept"] in self.c.voices["presenting_complaints"]]
-        if rng.random() < self.c.complaints["share"] and self._cc_told():
+        tried = rng.random() < self.c.complaints["share"]
+        if tried and self._cc_told():
             return  # what brings this patient, as the patient, the family or the referrer puts it (stop 48)
         if vague and self.days >= self.c.voices["presenting_min_days"] and rng.random() < self.c.voices["presenting_share"]:
             first = rng.choice(vague)
-        elif not self.lifelong and (self._cc_told() or self._cc_plain()):
-            return  # every complaint would name the illness: what brings the patient instead
+        elif not self.lifelong and ((not tried and self._cc_told()) or self._cc_plain()):
+            return  # every complaint would name the illness: a told line rather than a stock one, tried once a record (stop 48 review: a failed draw was drawn again)
         chosen = str(self.fields.get("precipitant", "")).lower()
         quote = None
         for _ in range(2):  # another of the patient's lines, if the first names a stressor this story lacks
@@ -888,9 +888,10 @@ class StoryV2(_Story):
         single = str(self.fields.get("duration", "")).startswith(("one ", "a "))
         phrases = [p for p in self.story["duration_phrase"] if not (single and "some" in p)] or self.story["duration_phrase"]
         self.rng.shuffle(lines)
-        if self.c.suite_lines:  # the suite's least-told complaints first, whatever their time (stable: the shuffle orders the ties)
-            told = self._suite_openings()
-            lines.sort(key=lambda e: told.get(_opening(self.fill(e["s"], relative=relative or "", says="says", notices="notices", **{"is": "is"})), 0))
+        told = self.c.suite_complaints  # the suite's least-told complaints first, whatever their time (stable: the shuffle orders the ties)
+        held = {id(e): told.get(complaint_opening(self.fill(e["s"], relative=relative or "", says="says", notices="notices", **{"is": "is"})), 0) for e in lines} if told else {}
+        if held:
+            lines.sort(key=lambda e: held[id(e)])
         for e in lines[:8]:
             if ("ref" in e and not re.search(C["referrers"].get(e["ref"], e["ref"]), referrer)) or ("home" in e and not re.search(e["home"], living, re.I)):
                 continue
@@ -898,15 +899,18 @@ class StoryV2(_Story):
                 continue
             plural = bool(relative) and relative.endswith("s")  # 'say his parents'
             said = self.fill(e["s"], relative=relative or "", says="say" if plural else "says", notices="notice" if plural else "notices", **{"is": "are" if plural else "is"})
+            m = re.fullmatch(r'"([^"]+)"', said)
+            quote = m.group(1) if m else None
+            if quote and (held.get(id(e)) or self._held(quote) or quote in self.used_quotes):
+                continue  # the patient's words once in a suite (the audit's template.clone: 'They've put something in the flat' in 6 psychoses of 400;
+                # the suite's own count of openings: 'I'm fine. I just eat healthily.' has no sentence of the audit's five words, seed 4848)
             if self.lifelong:
                 text = (said if said[-1:] in ".!?\"" else said + ".") + self.fill(self.rng.choice(C["lifelong_close"]))
+            elif e.get("no_time"):
+                text = said if said[-1:] in ".!?" else said + "."  # an event, not a state: no time in brackets after it
             else:
                 text = f"{said} ({self.fill(self.rng.choice(phrases))})."
             text = cap(text)
-            m = re.fullmatch(r'"([^"]+)"', said)
-            quote = m.group(1) if m else None
-            if quote and (self._held(quote) or quote in self.used_quotes):
-                continue  # the patient's words once in a suite (the audit's template.clone: 'They've put something in the flat' in 6 psychoses of 400)
             pos, neg = self._quoted_readings(text, quote)
             if not pos <= drawn or neg & drawn:
                 continue  # the complaint tells a symptom this patient lacks, or denies one the patient has
@@ -916,23 +920,6 @@ class StoryV2(_Story):
                 self.chart.add("chief_complaint", text, quote, readings=(pos, neg))
                 return True
         return False
-
-    def _suite_openings(self) -> dict[str, int]:
-        """How many of the suite's own lines (the audit's template.clone keys, opening word left out) begin with
-        each five words: a chief complaint's line is keyed with its time ('... says her gp for three months'),
-        so the same complaint of another length is found by its opening (stop 48: 'Off work and not leaving the
-        house, says her GP' in 38 of 400). Read on from where the last draft left off."""
-        held = self.c.suite_lines
-        index = getattr(self.c, "suite_openings", None)
-        if index is None or index[0] is not held or index[1] > len(held):
-            index = self.c.suite_openings = [held, 0, {}]
-        if len(held) > index[1]:
-            counts = index[2]
-            for key in islice(held, index[1], None):
-                head = " ".join(key.split()[:5])
-                counts[head] = counts.get(head, 0) + 1
-            index[1] = len(held)
-        return index[2]
 
     def _cc_plain(self) -> bool:
         """A chief complaint that says what brings the patient (story.json ``record_story.cc_plain``),
@@ -1048,6 +1035,7 @@ class StoryV2(_Story):
         grounds = self.c.records["sign_grounds"]
         episode = self.c.records["sign_episode_categories"]
         categories = {next((e["category"] for e in episode["rules"] if d["code"].startswith(tuple(e["codes"]))), d.get("category")) for d in self.disorders}
+        never = [e["not_signs"] for e in episode["rules"] if "not_signs" in e and self.principal["code"].startswith(tuple(e["codes"]))]
         rs = self.story["record_story"]
         quick = self.days < rs["quick_course_days"]  # stop 39: 'Twelve hours ago she no longer rang on Sundays'
         W = self.c.records["withdrawn_signs"]
@@ -1057,6 +1045,8 @@ class StoryV2(_Story):
                 continue
             if not categories & set(fits.get(sign, ())):
                 continue  # a sign this illness does not show (records.json sign_categories, stop 29; none listed: not drawn, stop 44)
+            if any(re.search(p, sign, re.I) for p in never):
+                continue  # not the principal's first sign, whatever another disorder's category lets in (records.json sign_episode_categories.not_signs)
             if withdrawn_no and re.search(W["pattern"], sign, re.I):
                 continue  # no withdrawing in a manic episode (records.json withdrawn_signs, stop 40)
             text = self.fill(sign)
@@ -1190,15 +1180,20 @@ class StoryV2(_Story):
                 facts.insert(at + 1, fact)
                 return
 
+    def _in_care_home(self) -> bool:
+        """Whether the patient is a grown resident of a care or nursing home (people.json ``care_home_teller``): the
+        staff, not the family, see the change and send the resident in."""
+        home = self.c.people["care_home_teller"]
+        return self.p.age >= home["from_age"] and bool(re.search(home["living_pattern"], str(self.p.demographics.get("living_situation", "")), re.I))
+
     def _relative(self) -> str | None:
         """Someone close who can describe the change: the informant, else partner or parent."""
         informant = (self.p.informant or "").lower()
         if self.in_care and self.p.age < 18:
             return "foster carer" if "foster" in informant else "key worker"
-        home = self.c.people["care_home_teller"]
-        if self.p.age >= home["from_age"] and re.search(home["living_pattern"], str(self.p.demographics.get("living_situation", "")), re.I):
+        if self._in_care_home():
             if "care_home_teller" not in self.fields:  # drawn once: every line names the same one of the staff
-                self.fields["care_home_teller"] = self.rng.choice(home["say"])
+                self.fields["care_home_teller"] = self.rng.choice(self.c.people["care_home_teller"]["say"])
             return str(self.fields["care_home_teller"])
         for r in _SIMPLE_RELATIVES:
             if re.search(rf"\b{r}\b", informant):
@@ -1262,9 +1257,8 @@ class StoryV2(_Story):
         key = self._referrer_key()
         self.fields.update(gp=rng.choice(st["gp_names"]), workplace=rng.choice(st["workplaces"]["default"]))
         fitting = [r for r in st["referrers"][key] if self.fits(self.fill(r)) and not (self.p.age >= 6 and "health visitor" in r)]  # filled: '{poss} family' is read as 'his family
-        home = self.c.people["care_home_teller"]
-        if self.p.age >= home["from_age"] and re.search(home["living_pattern"], str(self.p.demographics.get("living_situation", "")), re.I):
-            fitting = [r for r in fitting if not re.search(home["referrer_never"], r, re.I)] or fitting  # the staff send a resident in
+        if self._in_care_home():
+            fitting = [r for r in fitting if not re.search(self.c.people["care_home_teller"]["referrer_never"], r, re.I)] or fitting  # the staff send a resident in
         referrer = self.fill(rng.choice(fitting or st["referrers"][key]))
         self.fields["referrer"] = referrer
         return referrer
@@ -3009,10 +3003,19 @@ class StoryV2(_Story):
         return text
 
 
-def _opening(said: str) -> str:
-    """A chief complaint's first clause as the near-clone rule keys it (opening word left out), cut to five words."""
-    first = re.split(r"\s*[;:]\s+", said, maxsplit=1)[0]
-    return " ".join(_line_key(first).split()[1:6])
+_PRONOUN_KEY = {"he": "they", "she": "they", "his": "their", "her": "their", "him": "them", "himself": "themself", "herself": "themself"}
+
+
+def complaint_opening(text: str) -> str:
+    """A chief complaint's opening as the suite counts it (generator ``_SuiteGuard.complaints``): a quote whole, else
+    the first clause up to its time in brackets or its first stop, pronouns of either sex as one, opening word left
+    out, cut to five words. The audit keys no quoted sentence under five words ('I'm fine. I just eat healthily.'
+    was told twice in ten at seed 4848), and keys a line with its time ('... says her gp for three months')."""
+    text = text.strip()
+    m = re.match(r'"([^"]+)"', text)
+    first = m.group(1) if m else re.split(r"\s*[;:(]\s*|(?<=[.!?])\s", text, maxsplit=1)[0]
+    words = [_PRONOUN_KEY.get(w, w) for w in _line_key(first).split()]
+    return " ".join(words[1:6])
 
 
 def _complaint_line_fits(line: Mapping[str, Any], code: str, age: int, setting: str) -> bool:
@@ -3047,6 +3050,7 @@ class CaseComposerV2(CaseComposer):
         self.spent_quotes: set[str] = set()  # set by generate_cases while a suite is drawn (its _SuiteGuard)
         self.quote_counts: dict[str, int] = {}  # the suite's quoted sentences drawn so far (its _SuiteGuard.quotes)
         self.suite_lines: dict[str, list[int]] = {}  # the same: own lines the suite's cases hold (audit.own_lines)
+        self.suite_complaints: dict[str, int] = {}  # the same: chief complaint openings the suite's cases hold (complaint_opening)
         self.marks: dict[str, tuple] = {}  # StoryV2._marks, per text
         self.observed_plain: set[str] = set()  # StoryV2._observed: descriptors no mse_observed rule rewords
         self.own_pronoun_said: dict[tuple[str, str], str] = {}  # StoryV2._own_pronoun, per descriptor and sex
