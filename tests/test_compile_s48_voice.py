@@ -134,3 +134,13 @@ def test_a_chief_complaint_label_is_told(her_facts) -> None:
 def test_her_drug_history_is_no_clinicians_action(her_facts) -> None:
     said = _said(her_facts)
     assert "September 2024" in said and "ropinirole" in said.lower(), said
+
+
+def test_a_surname_or_a_units_word_is_no_first_name() -> None:
+    from mentalhospital_env.cases.compile import _data, _named_people
+
+    whole = ("Transfer to 4 West Adult Inpatient Psychiatry, 3/14/27. Father Tyler Bishop (29); ex Tyler Bishop (29, "
+             "driver) - she says Tyler shouts. Partner Jordan Pike (31, plumber); MD phoned Jordan Pike; lives with "
+             "boyfriend Jordan.")
+    people = _named_people(whole, ("Kayla",), _data())
+    assert {"tyler", "jordan"} <= people and not people & {"bishop", "pike", "inpatient"}, people

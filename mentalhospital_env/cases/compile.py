@@ -1218,9 +1218,10 @@ def _named_people(whole: str, names: tuple[str, ...], data: dict[str, Any]) -> f
     for name in _other_people(whole, names, data):
         lower = len(re.findall(rf"\b{re.escape(name)}\b", whole))
         upper = len(re.findall(rf"\b{re.escape(name.capitalize())}\b", whole))
-        # written mid-sentence at least once ("asked Raewyn", "brother Josh"): a line's first word ("Current (12/3/26):
-        # sertraline ...", uw-020) is capitalised by its place, never a name
-        if upper > lower and re.search(rf"(?<=[a-z,] ){re.escape(name.capitalize())}\b", whole):
+        # written mid-sentence at least once after a lower-case word ("asked Raewyn", "brother Josh"): a line's first
+        # word ("Current (12/3/26): sertraline ...", uw-020) is capitalised by its place, and a word only ever inside a
+        # capitalised run is a surname or a title's ("Tyler Bishop", "Jordan Pike", "4 West Adult Inpatient Psychiatry")
+        if upper > lower and re.search(rf"(?:^|[^A-Za-z])(?:[a-z]+,?|,) {re.escape(name.capitalize())}\b", whole):
             out.add(name)
     # the patient's surname is never another's ("Ms Dwyer reports ..."); a relative who shares it keeps his relation
     # noun ("mother Donna Dwyer")
