@@ -475,10 +475,12 @@ def _job_says(job: str) -> str:
 
 
 _EXAMINER_SECTIONS = ("mental_status_exam", "risk_assessment")
-#: the patient's own words quoted in a clinician's sentence ("said he would 'sort them out'")
+#: the patient's own words quoted in a clinician's sentence ("said he would 'sort them out'"), the words as group 1;
+#: the one pattern for recall and say (say.py's voiced quotes)
 # (an apostrophe inside a word stays in the quote: "'if nothing's fixed by Christmas I don't see the point'", uw-020)
-_QUOTE = re.compile(
-    r"(?<![A-Za-z])['\u2018\u201c\"][A-Za-z](?:[^'\u2019\u201d\"]|(?<=[a-z])['\u2019](?=[a-z])){3,80}['\u2019\u201d\"](?![A-Za-z])")
+QUOTED_WORDS = re.compile(
+    r"(?<![A-Za-z])['\u2018\u201c\"]([A-Za-z](?:[^'\u2019\u201d\"]|(?<=[a-z])['\u2019](?=[a-z])){3,80})['\u2019\u201d\"](?![A-Za-z])")
+_QUOTE = QUOTED_WORDS
 
 
 def finding_topics(concept_id: str, lexicon: Lexicon) -> tuple[str, ...]:

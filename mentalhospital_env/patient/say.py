@@ -32,6 +32,7 @@ from .implied import load_implications
 from .informant import CHILD_AGE
 from .reading import CLOSED_WORLD_KINDS, concept_topics, read_statements, stable_seed
 from .recall import (
+    QUOTED_WORDS,
     AFFIRM,
     DENY,
     NOTHING_MORE,
@@ -1277,8 +1278,7 @@ _OPENS_NO = re.compile(r"^\s*(?:no|nope)\b[,.]?\s*(?:nothing like that[,.]?\s*)?
 # sections whose clinician's sentences quote the patient ("in the bad week 'life feels pointless'")
 _VOICED_QUOTES = ("mental_status_exam.thought_content", "risk_assessment.")
 # (an apostrophe inside a word stays in the quote: "'it'd be easier all round if I went where Trev is'", uw-021)
-_VOICED_QUOTE = re.compile(
-    r"(?<![A-Za-z])['\u2018\u201c\"]([A-Za-z](?:[^'\u2019\u201d\"]|(?<=[a-z])['\u2019](?=[a-z])){3,80})['\u2019\u201d\"](?![A-Za-z])")
+_VOICED_QUOTE = QUOTED_WORDS
 # a quoted fragment that opens on a preposition is part of the clinician's clause, not a thing the patient said whole
 # ("says he would not act 'with Raewyn crook'")
 _QUOTED_FRAGMENT = re.compile(r"^(?:with|without|after|before|for|to|in|on|at|by|from|of|about)\b", re.IGNORECASE)
