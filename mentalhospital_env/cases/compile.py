@@ -1355,7 +1355,7 @@ def _whose_pass(facts: list[Fact], names: tuple[str, ...], whole: str, data: dic
             if at + 1 < len(f.text) and not f.text[at + 1].isspace():
                 speaker = _quote_speaker(f"{previous} {f.text[:at]}", names, people) or _quote_speaker(
                     _before_in_record(f.text[at + 1:], whole), names, people)
-                open_for = 6
+                open_for = _attribution()["quote_runs_for"]
                 others_words = others_words or speaker == "other"
         if open_for > 0:
             open_for -= 1
