@@ -5,7 +5,9 @@ his own; his own quoted words are kept. Records written here for the test (no bu
 
 from __future__ import annotations
 
-from mentalhospital_env.cases.compile import _patient_names, compile_facts, split_sentences
+import pytest
+
+from mentalhospital_env.cases.compile import _patient_names, _quoted_segments, compile_facts, split_sentences
 from mentalhospital_env.cases.model import EHR
 
 RECORD = (
@@ -60,3 +62,85 @@ def test_his_own_quoted_words_and_his_own_facts_are_kept() -> None:
 def test_a_wrapped_line_wraps_past_trailing_spaces_and_an_indent() -> None:
     assert split_sentences("He said he was tired \n   and went home.\nNEXT ENTRY") == [
         "He said he was tired\nand went home.", "NEXT ENTRY"]
+
+
+# --- stop 48 mend (review_patient MUST 1-7): the patient's own facts are never silenced for another's words ---
+
+
+@pytest.mark.parametrize(("sentence", "quotes"), [
+    ("He hears his three flatmates 'laughing about me through the floors' - he calls it 'the noise'.",
+     ["laughing about me through the floors", "the noise"]),
+    ("He says the thought of drowning had 'sat in the back of my head for days' and that he stood on the pier 'more than twice'.",
+     ["sat in the back of my head for days", "more than twice"]),
+    ("He feels he has 'let down my own parents' and that he is useless.", ["let down my own parents"]),
+    ("Over the winter she had 'shutdowns' most weeks: she goes to bed.", ["shutdowns"]),
+    ("She reports 'months' of poor sleep.", ["months"]),
+    ("She slept in her parents' bed until she was nine.", []),
+])
+def test_a_closing_quote_after_an_s_pairs_with_its_opening(sentence, quotes) -> None:
+    assert _quoted_segments(sentence) == quotes
+
+
+HER_RECORD = EHR(
+    chief_complaint="CC: low mood and poor sleep for two months.",
+    history_of_present_illness=(
+        "Patient: QUINLAN, Tessa Marie. DOB 4/4/1990.\n"
+        "Ms Quinlan reports she has been sleeping only four hours a night since the new year.\n"
+        "Before taking the tablets she took the rifle from the cupboard and held it 'for a while', put it back because "
+        "'Ellie would have to know her mom did that'.\n"
+        "She lived with partner Kieran until May; her friend Priya visits daily.\n"
+        "Kieran moved out to his brother's on 2 May and wants her things out by June.\n"
+        "Priya is her main support.\n"
+        "Priya says she has 'not been herself' since Easter.\n"
+    ),
+    medical_history=("Restless legs for some years, worse at night. Diagnosed by her GP in 2024 and started on ropinirole. "
+                     "Increased in September 2024 because of night symptoms."),
+    allergies="Carbamazepine (widespread rash 2019).",
+)
+
+
+@pytest.fixture(scope="module")
+def her_facts():
+    return compile_facts(HER_RECORD, "female")
+
+
+def test_her_own_act_outside_a_clinicians_quote_is_kept(her_facts) -> None:
+    said = _said(her_facts)
+    assert "held it" in said and "rifle" in said, said
+
+
+def test_what_another_does_in_her_life_is_hers_and_anothers_account_is_not(her_facts) -> None:
+    said = _said(her_facts)
+    assert "moved out" in said, said  # the precipitant: no attribution verb
+    assert "main support" in said, said  # a protective factor
+    assert "not been herself" not in said.lower() and "not been myself" not in said.lower(), said  # Priya says
+
+
+def test_a_drug_on_the_allergy_list_is_no_name(her_facts) -> None:
+    assert "carbamazepine" in _said(her_facts).lower()
+
+
+def test_her_titled_surname_is_her(her_facts) -> None:
+    said = _said(her_facts)
+    assert "I've been sleeping only four hours a night" in said, said
+    assert "Quinlan" in _patient_names(HER_RECORD, "female")
+
+
+def test_a_chief_complaint_label_is_told(her_facts) -> None:
+    said = _said(her_facts)
+    assert "poor sleep" in said, said
+
+
+def test_her_drug_history_is_no_clinicians_action(her_facts) -> None:
+    said = _said(her_facts)
+    assert "September 2024" in said and "ropinirole" in said.lower(), said
+
+
+def test_a_surname_or_a_units_word_is_no_first_name() -> None:
+    from mentalhospital_env.cases.compile import _data, _named_people
+
+    whole = ("Transfer to 4 West Adult Inpatient Psychiatry, 3/14/27. Father Tyler Bishop (29); ex Tyler Bishop (29, "
+             "driver) - she says Tyler shouts. Partner Jordan Pike (31, plumber); MD phoned Jordan Pike; lives with "
+             "boyfriend Jordan.")
+    people = _named_people(whole, ("Kayla",), _data())
+    assert {"tyler", "jordan"} <= people and not people & {"bishop", "pike", "inpatient"}, people

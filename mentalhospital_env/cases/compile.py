@@ -1173,7 +1173,7 @@ def _compile_facts(ehr, sex, data, tax, no_allergy, names, relatives, record_tex
         facts = [replace(f, sensitive=True) if _within(f.text, gated) else f for f in facts]
     facts = _lists_whole(facts, data)
     facts = _others_named(facts, sex, data, _named_sexes(record_text, names, data), names)
-    facts = _whose_pass(facts, names, record_text, data)
+    facts = _whose_pass(facts, names, record_text, data, sex)
     if re.search(data["widowed_pattern"], " ".join(t for _s, t in ehr.sections()), re.IGNORECASE):
         facts = [_widowed(f) for f in facts]
         # "Married 55 years; wife died four years ago": one fact, so that a question about a partner
@@ -1192,8 +1192,22 @@ def _compile_facts(ehr, sex, data, tax, no_allergy, names, relatives, record_tex
     return tuple(facts)
 
 
-# a quotation mark, never an apostrophe: not between letters, nor a plural's ("her parents' bed", "friends' parties")
-_QUOTE_MARK = re.compile(r"(?<![A-Za-z])['\u2018\u2019\u201c\u201d\"]|(?<!s)['\u2019](?![A-Za-z])|[\u201c\u201d\"](?![A-Za-z])")
+# a quotation mark, never an apostrophe between letters ("don't"); a plural's apostrophe is told apart by pairing
+# (_quote_marks)
+_QUOTE_MARK = re.compile(r"(?<![A-Za-z])['\u2018\u2019\u201c\u201d\"]|['\u2019](?![A-Za-z])|[\u201c\u201d\"](?![A-Za-z])")
+
+
+def _quote_marks(text: str) -> list[int]:
+    """Where ``text``'s quotation marks are. An apostrophe after an "s" closes a quotation while one is open ("his
+    housemates 'talking about me, all the time, through the walls' - he calls it 'the chatter'"); with none open it is
+    a plural's ("her parents' bed", "friends' parties")."""
+    out: list[int] = []
+    for m in _QUOTE_MARK.finditer(text):
+        at = m.start()
+        if text[at] in "'\u2019" and at > 0 and text[at - 1] == "s" and len(out) % 2 == 0:
+            continue
+        out.append(at)
+    return out
 _OTHER_PRONOUN = re.compile(r"\b(?:he|him|his|she|her|hers|himself|herself)\b", re.IGNORECASE)
 
 
@@ -1204,17 +1218,21 @@ def _named_people(whole: str, names: tuple[str, ...], data: dict[str, Any]) -> f
     for name in _other_people(whole, names, data):
         lower = len(re.findall(rf"\b{re.escape(name)}\b", whole))
         upper = len(re.findall(rf"\b{re.escape(name.capitalize())}\b", whole))
-        # written mid-sentence at least once ("asked Raewyn", "brother Josh"): a line's first word ("Current (12/3/26):
-        # sertraline ...", uw-020) is capitalised by its place, never a name
-        if upper > lower and re.search(rf"(?<=[a-z,] ){re.escape(name.capitalize())}\b", whole):
+        # written mid-sentence at least once after a lower-case word ("asked Raewyn", "brother Josh"): a line's first
+        # word ("Current (12/3/26): sertraline ...", uw-020) is capitalised by its place, and a word only ever inside a
+        # capitalised run is a surname or a title's ("Tyler Bishop", "Jordan Pike", "4 West Adult Inpatient Psychiatry")
+        if upper > lower and re.search(rf"(?:^|[^A-Za-z])(?:[a-z]+,?|,) {re.escape(name.capitalize())}\b", whole):
             out.add(name)
-    return frozenset(out - {n.lower() for n in names})
+    # the patient's surname is never another's ("Ms Dwyer reports ..."); a relative who shares it keeps his relation
+    # noun ("mother Donna Dwyer")
+    surnames = {m.group("surname").lower() for p in _attribution()["header_patterns"] if (m := re.search(p, whole))}
+    return frozenset(out - {n.lower() for n in names} - surnames)
 
 
 def _quoted_segments(text: str) -> list[str]:
     """The record's quoted words in a sentence; a sentence that closes a quotation opened before it ("He must've taken
     the spare key off the hook.'") is quoted from its start."""
-    marks = [m.start() for m in _QUOTE_MARK.finditer(text)]
+    marks = _quote_marks(text)
     if not marks:
         return []
     first = marks[0]
@@ -1225,7 +1243,19 @@ def _quoted_segments(text: str) -> list[str]:
     return [text[a + 1:b] for a, b in zip(marks[::2], marks[1::2])]
 
 
-def _whose(fact: Fact, names: tuple[str, ...], people: frozenset[str], data: dict[str, Any]) -> str | None:
+def _quoted_with_before(text: str) -> list[tuple[str, str]]:
+    """Each quotation of a sentence (_quoted_segments) with the sentence's words before it ("Maureen: ")."""
+    marks = _quote_marks(text)
+    out, at = [], 0
+    for quote in _quoted_segments(text):
+        start = text.find(quote, at)
+        out.append((quote, text[:max(0, start - 1)]))
+        at = max(at, start + len(quote))
+    return out if marks else []
+
+
+def _whose(fact: Fact, names: tuple[str, ...], people: frozenset[str], data: dict[str, Any],
+           sexes: dict[str, str] | None = None, sex: str | None = None) -> str | None:
     """Why a told fact is another's and not the patient's to say, or None when it is his: another's quoted words about
     him or a third person turned into "I" ("He's sore" said "I'm sore"); a clause whose subject is another named
     person or is owned by one ("Raewyn dates the forgetting ...", "Kieran's methamphetamine use is his own matter");
@@ -1239,28 +1269,38 @@ def _whose(fact: Fact, names: tuple[str, ...], people: frozenset[str], data: dic
     if label and label.group(1).strip().lower() in rules["admin_labels"]:
         return "admin label"
     flat = re.sub(r"\W+", " ", says.lower())
-    for quote in ([] if re.search(rules["kept_attribution"], says) else _quoted_segments(text)):
+    for quote, before in ([] if re.search(rules["kept_attribution"], says) else _quoted_with_before(text)):
         content = [w for w in re.findall(r"[a-z]+", quote.lower()) if not _OTHER_PRONOUN.fullmatch(w) and len(w) > 2]
         voiced_quote = content and sum(w in flat.split() for w in content) >= 0.6 * len(content)  # not cut away
-        if _OTHER_PRONOUN.search(quote) and voiced_quote and re.sub(r"\W+", " ", quote.lower()).strip() not in flat:
+        # only a quotation the record gives to another ("Maureen: 'He's not sleeping'"): the clinician's own quoting
+        # with "her" swapped in ("held the gun 'for a minute', put it back because 'Maddie would have to know her mom
+        # did that'") keeps the patient's act told around it
+        if (_OTHER_PRONOUN.search(quote) and voiced_quote and re.sub(r"\W+", " ", quote.lower()).strip() not in flat
+                and _quote_speaker(before, names, people) == "other"):
             return "quoted words changed to the first person"
     plain = _unquoted(re.sub(r"\([^()]*\)", " ", text))
     words = re.findall(r"[A-Za-z][\w'-]*", plain)
     if not words:
         return None
-    if re.sub(r"'s$", "", words[0]).lower() in people:
+    doc = _nlp()(plain)
+    # a name that opens a verbless line ("Raewyn to Cancer Society support worker" was said "I raewyned ..."); a
+    # possessive is never a subject ("Jordan's handgun in the apartment." is the means in her home)
+    if (words[0].lower() in people and not any(t.pos_ in ("VERB", "AUX") for t in doc if t.lower_ != words[0].lower())):
         return "another person named first"
     if len(words) == 1 and words[0].lower() in {n.lower() for n in names}:
         return "a name line"
-    doc = _nlp()(plain)
     own = {n.lower() for n in names}
-    if (0 < len(words) <= 4 and (len(words) == 1 or not any(w.lower() in own for w in words))
+    # a medicine is never a name ("Lamotrigine (maculopapular rash 2021)." is her allergy), nor is a line of the
+    # allergies or the medications
+    if (fact.section not in rules["never_name_line_sections"] and 0 < len(words) <= 4
+            and (len(words) == 1 or not any(w.lower() in own for w in words))
             and all(t.lower_ in rules["name_line_words"] or len(t) == 1 or (t.tag_ in ("NNP", "NNPS") and (
-                t.lower_ in own or t.lower_ in people or not _known(t.lower_))) for t in doc if t.is_alpha)):
+                t.lower_ in own or t.lower_ in people or not (_known(t.lower_) or _medicine_word(t.lower_))))
+                for t in doc if t.is_alpha)):
         return "a name line"  # a signature, an addressee: "Walsh (SW)", "McAlister, cc M.", "Des'"
     if (has := re.match(r"^I(?:'ve| have) had (\w+)", says)) and any(
             t.lower_ == has.group(1).lower() and t.text[0].isupper() and t.tag_ in ("NNP", "NNPS") and not _known(t.lower_)
-            for t in doc):
+            and not _medicine_word(t.lower_) for t in doc):
         return "a name as what he has had"  # "I've had tipene about shots fired ...", "I've had walsh."
     for sent in doc.sents:
         root = sent.root
@@ -1280,18 +1320,26 @@ def _whose(fact: Fact, names: tuple[str, ...], people: frozenset[str], data: dic
             owners = [c for c in subj.children if c.dep_ in ("poss", "compound", "appos")]
             if any(c.dep_ == "poss" and c.lower_ in ("his", "her", "their") for c in subj.children):
                 continue  # "his wife Raewyn is having radiotherapy": his own relative, said "My wife Raewyn is ..."
-            if subj.lower_ in people or any(o.lower_ in people for o in owners):
+            # another's account ("Raewyn dates the forgetting to ...", attribution.json attribution_verbs); what
+            # another does in the patient's life is hers to tell ("Jordan moved out ...", "Aisha is her main support")
+            other = next((t.text for t in [subj, *owners] if t.lower_ in people), None)
+            if other and (root.lemma_.lower() in rules["attribution_verbs"] or _pronoun_is_theirs(sent.text, other, sexes, sex)):
                 return "another person's subject"
-        if (not subjects and root.tag_ in ("VBD", "VBN") and root.lemma_.lower() in rules["staff_verbs"]
+        # the writer's action in an encounter or a plan; a history's "pramipexole started 3/2025, increased 11/2025" is
+        # the patient's own drug history
+        if (fact.section not in rules["own_history_sections"] and not subjects and root.tag_ in ("VBD", "VBN")
+                and root.lemma_.lower() in rules["staff_verbs"]
                 and root.i == sent.start + sum(1 for t in sent if t.i < root.i and (t.is_punct or t.pos_ in ("ADV", "CCONJ")))):
             return "a clinician's action"
     return None
 
 
-def _whose_pass(facts: list[Fact], names: tuple[str, ...], whole: str, data: dict[str, Any]) -> list[Fact]:
+def _whose_pass(facts: list[Fact], names: tuple[str, ...], whole: str, data: dict[str, Any],
+                sex: str | None = None) -> list[Fact]:
     """Another's fact or words (_whose) is chart-only: the patient never says it as his own. A relative's fact of the
     family history keeps its own rendering ("My brother died ..."), made for it."""
     people = _named_people(whole, names, data)
+    sexes = _named_sexes(whole, names, data)
     out: list[Fact] = []
     section, speaker, open_for, previous = "", None, 0, ""
     for f in facts:
@@ -1300,23 +1348,35 @@ def _whose_pass(facts: list[Fact], names: tuple[str, ...], whole: str, data: dic
         # another's words running over several sentences ("Shona (differs): 'Mum, it's not a couple of cans. He's been
         # like this since before Uncle Trev. ...'"): every sentence of the quotation is hers
         others_words = speaker == "other" and open_for > 0
-        for m in _QUOTE_MARK.finditer(f.text):
+        for at in _quote_marks(f.text):
             if open_for > 0:
                 open_for = 0
                 continue
-            if m.end() < len(f.text) and not f.text[m.end()].isspace():
-                speaker = _quote_speaker(f"{previous} {f.text[:m.start()]}", names, people) or _quote_speaker(
-                    _before_in_record(f.text[m.end():], whole), names, people)
-                open_for = 6
+            if at + 1 < len(f.text) and not f.text[at + 1].isspace():
+                speaker = _quote_speaker(f"{previous} {f.text[:at]}", names, people) or _quote_speaker(
+                    _before_in_record(f.text[at + 1:], whole), names, people)
+                open_for = _attribution()["quote_runs_for"]
                 others_words = others_words or speaker == "other"
         if open_for > 0:
             open_for -= 1
         if f.told and f.patient_says and not f.relative and f.section != "family_history" and (
-                others_words or _whose(f, names, people, data) or _after_another(f, out, people)):
+                others_words or _whose(f, names, people, data, sexes, sex) or _after_another(f, out, people)):
             f = replace(f, told=False, patient_says=None)
         out.append(f)
         previous = f.text
     return out
+
+
+def _pronoun_is_theirs(text: str, other: str, sexes: dict[str, str] | None, sex: str | None) -> bool:
+    """Whether a sentence whose subject is another named person goes on to a subject or reflexive pronoun of that
+    person's sex, when it is the patient's sex too ("Callum's gambling is his own business but he should not be lent
+    money"): the pronoun is the other's, and the patient's rendering would make it "I". A person of the other sex or
+    of unknown sex leaves the sentence the patient's ("Jordan moved out ..., wants her things out by 1 April")."""
+    theirs = (sexes or {}).get(other.capitalize())
+    if not theirs or theirs != sex:
+        return False
+    pronouns = {"male": r"he|himself|his own", "female": r"she|herself|her own"}.get(theirs)
+    return bool(pronouns and re.search(rf"\b(?:{pronouns})\b", text, re.IGNORECASE))
 
 
 def _before_in_record(quoted: str, whole: str) -> str:
@@ -2568,14 +2628,18 @@ def _attribution() -> dict[str, Any]:
 
 
 def _header_names(ehr: EHR) -> tuple[str, ...]:
-    """The patient's names from the record's patient line (attribution.json header_patterns): given name, the
-    name he goes by, surname ("Patient: HALLORAN, Desmond John ('Des')" -> Desmond, Des, Halloran)."""
+    """The patient's names from the record's patient line (attribution.json header_patterns): given name and the
+    name he goes by ("Patient: HALLORAN, Desmond John ('Des')" -> Desmond, Des); the surname too where the record
+    gives it a title of the patient's ("Mr Halloran reports ...", "Ms Dwyer says ..." are the patient's words)."""
+    whole = " ".join(t for _s, t in ehr.sections())
     for _section, text in ehr.sections():
         for pattern in _attribution()["header_patterns"]:
             m = re.search(pattern, text)
             if m:
-                # the surname is the family's: "Wife Raewyn Halloran", "Father Jack Halloran" are never "me"
-                return tuple(dict.fromkeys(w for w in (m.group("given"), m.group("nick")) if w))
+                # the bare surname is the family's: "Wife Raewyn Halloran", "Father Jack Halloran" are never "me"
+                surname = m.group("surname").capitalize()
+                titled = re.search(rf"\b(?:Mr|Mrs|Ms|Miss|Mx)\.? {re.escape(surname)}\b", whole, re.IGNORECASE)
+                return tuple(dict.fromkeys(w for w in (m.group("given"), m.group("nick"), surname if titled else None) if w))
     return ()
 
 
