@@ -56,3 +56,13 @@ def test_a_dated_past_event_is_told_in_the_past() -> None:
     assert "I had a fractured right wrist in 2018" in said, said
     assert "I had a postpartum haemorrhage" in said, said
     assert "I have eczema" in said, said
+
+
+def test_a_temperament_and_an_engagement_told_in_the_personal_history_stay_said() -> None:
+    assert voiced("personal_history", "Friendly, plays five-a-side football.", "male")
+    assert not clinician_only(HPI, "Engaged to Sam.")
+
+
+def test_a_bit_better_is_no_bite() -> None:
+    said = voiced(HPI, "'Bit better maybe.'", "male") or ""
+    assert "I bit" not in said, said

@@ -512,6 +512,9 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
     ):
         return _finish(_swap_tokens(doc, person, section))
     verbal = section not in ("chief_complaint", "medications", "medical_history", "allergies")
+    if first.lower_ == "bit" and len(doc) > 1 and doc[1].tag_ in ("JJR", "RBR"):
+        # "'Bit better maybe.'" (uw-021, a SOAP S line): "a bit" of degree with its article dropped, never "I bit better"
+        return _finish("I'm a " + _swap_tokens(nlp(f"{_lower_first(first)}{text[len(first.text):]}"), person, section))
     lead_word = first if not (first.pos_ == "ADV" and len(doc) > 1) else doc[1]
     lowered = f"{_lower_first(first)}{text[len(first.text):]}"
     if _verb_form(lead_word) and _verb_lemma(lead_word) in data["passive_verbs"] and lead_word.tag_ in ("VBN", "VBD", "JJ"):
@@ -783,7 +786,7 @@ def clinician_only(section: str, text: str) -> bool:
         section in data["not_told_sections"]
         or _not_told_cue().search(text) is not None
         or any(re.search(p, text, re.IGNORECASE) for p in data["not_told_patterns"])
-        or _observation_list(text)
+        or (section not in data["observation_list_sections_not"] and _observation_list(text))
     )
 
 
