@@ -512,6 +512,9 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
     ):
         return _finish(_swap_tokens(doc, person, section))
     verbal = section not in ("chief_complaint", "medications", "medical_history", "allergies")
+    if first.lower_ == "bit" and len(doc) > 1 and doc[1].tag_ in ("JJR", "RBR"):
+        # "'Bit better maybe.'" (uw-021, a SOAP S line): "a bit" of degree with its article dropped, never "I bit better"
+        return _finish("I'm a " + _swap_tokens(nlp(f"{_lower_first(first)}{text[len(first.text):]}"), person, section))
     lead_word = first if not (first.pos_ == "ADV" and len(doc) > 1) else doc[1]
     lowered = f"{_lower_first(first)}{text[len(first.text):]}"
     if _verb_form(lead_word) and _verb_lemma(lead_word) in data["passive_verbs"] and lead_word.tag_ in ("VBN", "VBD", "JJ"):
@@ -542,7 +545,10 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
     lead = data["leads"].get(section, "I've had")
     if lead == "I have" and section == "medical_history" and re.search(r"\b(?:for (?:about |over |nearly |the last |the past )?(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|many|several|some) (?:years?|months?|weeks?)|since)\b", text):
         lead = "I've had"  # "Hypertension for 20 years": a state that has lasted
-    if lead in ("I have", "I've had") and not _verb_form(first) and first.lower_ not in ("had", "has", "have") and not re.search(
+    if lead in ("I have", "I've had") and (not _verb_form(first) or (
+        # "Fractured right wrist 2019": a participle of the noun it opens, an event like any other
+        first.dep_ == "amod" and first.head.pos_ == "NOUN")) and first.lower_ not in (
+            "had", "has", "have") and not re.search(
         r"\bsince\b(?!\W*$)", text) and (_PAST.search(text) or re.search(r"\b(?:19|20)\d\d\b", text)
                                  or re.search(data["past_event_pattern"], text, re.IGNORECASE)):
         # "Transient ischaemic attack three years ago", "Right hip replacement 2018": an event, in the past
@@ -780,7 +786,49 @@ def clinician_only(section: str, text: str) -> bool:
         section in data["not_told_sections"]
         or _not_told_cue().search(text) is not None
         or any(re.search(p, text, re.IGNORECASE) for p in data["not_told_patterns"])
+        or (section not in data["observation_list_sections_not"] and _observation_list(text))
     )
+
+
+_FINITE_WORDS = re.compile(r"\b(?:is|was|were|are|am|has|had|have|does|did|said|says|told|tells|reports|reported|describes|"
+                           r"described|feels|felt)\b", re.IGNORECASE)
+
+
+def _observation_list(text: str) -> bool:
+    """Whether a line is a verbless list of what an examiner saw (``compile.json`` ``observation_list``): "Friendly,
+    laughing, shallow.", "Cooperative, tearful about daughter.", "Des welcoming, made tea, chatty about his dogs.",
+    "linear" (uw-016, uw-017, uw-021 were said "I've had friendly, laughing, shallow.", "I welcoming, ..."). Its
+    first item has no finite verb and opens (after a degree adverb, or a name in capitals) on one of the examiner's
+    words, and at least half its items do; a symptom a patient tells ("tearful") is never one of them."""
+    rules = _data()["observation_list"]
+    body = re.sub(r"\s*\([^()]*\)", "", text).strip().strip(" .;:'\u2018\u2019\"")
+    items = [i.strip(" '\u2018\u2019\"") for i in re.split(r"\s*[,;]\s*|\s+and\s+", body) if i.strip(" '\u2018\u2019\"")]
+    if not items or len(items) > 12 or _FINITE_WORDS.search(items[0]):
+        return False
+    words = sorted(rules["words"], key=len, reverse=True)
+    adverbs = sorted(rules["adverbs"], key=len, reverse=True)
+
+    def seen(item: str, first: bool) -> bool:
+        low = item.lower()
+        if first and re.match(r"^[A-Z][a-z]+ ", item) and not any(re.match(rf"{re.escape(w)}\b", low) for w in words):
+            low = low.split(" ", 1)[1]  # "Des welcoming": the name of the one seen
+        for a in adverbs:
+            if re.match(rf"{re.escape(a)}\b", low):
+                low = low[len(a):].lstrip()
+                break
+        for w in words:
+            if re.match(rf"{re.escape(w)}(?![\w-])", low):
+                rest = low[len(w):].split()
+                # alone or before a preposition ("tearful about daughter", "orientated x3"), never an adjective of a noun
+                return not rest or rest[0] in rules["followers"] or re.match(r"^x?\d", rest[0]) is not None
+        return False
+
+    marks = [seen(i, k == 0) for k, i in enumerate(items)]
+    followers = set(rules["followers"])
+    if any(not m and len(i.split()) <= 3 and not followers & set(i.lower().split())
+           and re.search(_data()["person_noun_pattern"], i.lower().split()[-1]) for m, i in zip(marks, items)):
+        return False  # "Friendly, outgoing child.": the words describe a person the patient is, as he tells it
+    return (marks[0] or sum(marks) >= 2) and 2 * sum(marks) >= len(items)
 
 
 @lru_cache(maxsize=1)
@@ -3344,6 +3392,10 @@ def _subject_shape(sent: str, data: dict[str, Any]) -> str:
             j += 1
         if j < len(toks) and toks[j].tag_ == "VBG" and j > 1 and not any(c.dep_ in ("aux", "auxpass") for c in toks[j].children) and (
                 toks[j].dep_ == "ROOT"):
+            return "I'm " + sent[toks[1].idx:]
+        if toks[1].lower_ in ("alone", "well") and not any(t.tag_ in ("VBZ", "VBD", "VBP", "MD") and t.i < len(toks) and any(
+                c.i == 0 for c in t.children) for t in toks) and (toks[1].lower_ == "alone" or toks[2].tag_ in ("VBN", "VBD")):
+            # "Des alone on the station ...", "well regarded at work": a state with no verb, "I'm alone ...", never "I alone"
             return "I'm " + sent[toks[1].idx:]
         return sent
     low = word.lower()
