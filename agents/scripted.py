@@ -3148,7 +3148,8 @@ class ScriptedClinician(Doctor):
                     quote = f'{self._voice()[1].capitalize()} {teller} says: {quote}'
             quote = self._on_item(key, quote)
             label = item["label"].replace("them", self._object())
-            if not quote and raw and key in conf["answered_aside"]["keys"]:
+            aside = conf["answered_aside"]
+            if not quote and raw and key in aside["keys"] and any(self._on_item(k, raw) for k in aside["on_items"]):
                 # answered, but only about another item ("I don't have a plan to end it" asked about intent): what was
                 # said, and that the item itself was not stated, not "no direct answer" over an answer (hw-039)
                 out.append(_end(f"{label}: {conf['answered_aside']['sentence'].format(quote=raw)}"))

@@ -482,7 +482,7 @@ QUOTED_WORDS = re.compile(
     r"(?<![A-Za-z])['\u2018\u201c\"]([A-Za-z](?:[^'\u2019\u201d\"]|(?<=[a-z])['\u2019](?=[a-z])){3,80})['\u2019\u201d\"](?![A-Za-z])")
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=memo_size(4096))
 def _concept_stems(lexicon: Lexicon, concept_id: str) -> frozenset[str]:
     """The content stems of a concept's terms (clinical and lay), empty for an id the lexicon lacks."""
     if concept_id not in lexicon:
