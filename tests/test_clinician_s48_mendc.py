@@ -6,23 +6,11 @@ Each test states the premise it was written from (the reviewer's probes); each f
 from __future__ import annotations
 
 from mentalhospital_env.agents.scripted import ScriptedClinician
-
-
-def _doctor(text: str = "Outpatient clinic. A 44-year-old woman is here to see you, alone.") -> ScriptedClinician:
-    doctor = ScriptedClinician()
-    doctor.reset({"text": text}, {})
-    return doctor
-
-
-def _told(doctor: ScriptedClinician, answers: dict[str, str], teller: dict[str, str] | None = None) -> None:
-    for key, reply in answers.items():
-        doctor.findings.answers[key] = reply
-        doctor.findings.replies.append((key, reply))
-    doctor.findings.told_by.update(teller or {})
-
-
-def _line(note: str, heading: str) -> str:
-    return next((line for line in note.splitlines() if line.startswith(heading)), "")
+from test_clinician_s48_clin import (  # the fixer's helpers: one way to seat a told answer
+    _doctor,
+    _line,
+    _told,
+)
 
 
 def test_a_plain_answer_to_the_self_harm_question_is_quoted_not_erased():
