@@ -1620,10 +1620,9 @@ class MemorySkill:
                 # "anything you could use to harm yourself, such as medicines?" is told the medicines they keep, never
                 # "I don't take any" for a record with none: the means' own denial answers then
                 facts = [f for f in facts if f.present]
-            affirmed = {i.subject for i in items if i.stance == AFFIRM and i.facts and not i.silent}
-            # and what they told earlier in the encounter ("It'd be easier all round if I went where Trev is." is not
-            # followed, a question later, by "I haven't had any thoughts of ending my life.", uw-021)
-            affirmed |= {c for c, stance in self.state.stances.items() if stance == AFFIRM}
+            # what this reply affirms and what they told earlier in the encounter ("It'd be easier all round if I went
+            # where Trev is." is not followed, a question later, by "I haven't had any thoughts of ending my life.", uw-021)
+            affirmed = self._affirmed_so_far(items)
             # "Any thoughts of ending your life?" affirmed from "passive wishes to die": the risk line's
             # "No suicidal ideation" is not said after it (the patient does not contradict themselves)
             facts = [f for f in facts if not f.rules_out & affirmed]
@@ -1762,9 +1761,8 @@ class MemorySkill:
             # history put before how a symptom is now ("How would you describe your mood right now?" - "nervous",
             # not "I had never spoken to a doctor about my mood")
             closest = None
-        if closest is not None and self._denies_by_its_words(closest, question, closest.rules_out & (
-                {c for c, st in self.state.stances.items() if st == AFFIRM}
-                | {i.subject for i in items if i.stance == AFFIRM and i.facts and not i.silent})):
+        if closest is not None and self._denies_by_its_words(closest, question,
+                                                             closest.rules_out & self._affirmed_so_far(items)):
             # a sentence close in words that rules out what the patient tells in this reply or told earlier in the
             # encounter ("Have you ever tried to end your life?" - "I haven't had any thoughts of ending my life."
             # after "It'd be easier all round if I went where Trev is.", uw-021): the patient does not contradict
@@ -2370,6 +2368,12 @@ class MemorySkill:
         if concept.kind in CLOSED_WORLD_KINDS or concept_id in index.closed_concepts:
             return AnswerItem(DENY, concept_id)
         return AnswerItem(UNKNOWN, concept_id)
+
+    def _affirmed_so_far(self, items: Sequence[AnswerItem]) -> set[str]:
+        """The concepts the patient affirms in this reply's ``items`` or affirmed earlier in the encounter: what a
+        sentence of the reply must not contradict."""
+        told = {i.subject for i in items if i.stance == AFFIRM and i.facts and not i.silent}
+        return told | {c for c, stance in self.state.stances.items() if stance == AFFIRM}
 
     def _denies_by_its_words(self, fact: IndexedFact, question: Question, contradicted: set[str]) -> bool:
         """Whether a sentence chosen for the words it shares with ``question`` is close to it by the words of a concept
