@@ -2454,7 +2454,7 @@ class ScriptedClinician(Doctor):
         the patient's basic needs unmet (``unless``) in a clause whose subject is the patient: an alcohol denial ("I'm
         not drinking at all") or a son's not eating is none (stop 48's review, M4)."""
         places = enough["unless_in"]
-        for key, reply in self.findings.replies:
+        for key, (_, reply) in zip(self.findings.reply_keys, self.findings.replies):
             if not any(key == p or (p.endswith(":") and key.startswith(p)) for p in places):
                 continue
             for sentence in split_sentences(reply):

@@ -18,6 +18,7 @@ def _told(doctor: ScriptedClinician, answers: dict[str, str], teller: dict[str, 
     for key, reply in answers.items():
         doctor.findings.answers[key] = reply
         doctor.findings.replies.append((key, reply))
+        doctor.findings.reply_keys.append(key)  # as the clinician files a reply: under the key it was asked for
     doctor.findings.told_by.update(teller or {})
 
 

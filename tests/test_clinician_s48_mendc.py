@@ -95,6 +95,18 @@ def test_an_alcohol_denial_or_a_sons_not_eating_is_no_unmet_basic_need():
     assert admit in plan and "discharge home" not in plan, plan
 
 
+def test_an_unmet_basic_need_is_read_from_a_reply_filed_as_in_an_episode():
+    """The clinician files each reply as (the question asked, the reply) with its key apart (reply_keys); the unmet
+    basic needs were read with the question text taken for the key, so in a played episode no place matched and her
+    own 'not eating or drinking' never admitted (re-reading stop 48: the helpers above seat the key in both)."""
+    doctor = _break_up({})
+    admit = doctor.script["settings"]["emergency"]["admit"]
+    doctor.last_question, doctor.last_concept = "And how have things been at home since it started?", "hpi:3"
+    doctor._read_reply("I'm not eating or drinking, I just lie there.")
+    plan = doctor._plan()
+    assert admit in plan and "discharge home" not in plan, plan
+
+
 def test_a_drug_reaction_is_the_patients_own_and_of_its_own_clause():
     """Review M5: 'I'm allergic to penicillin, but codeine is fine.' wrote a codeine allergy too (an analgesic off the
     chart); 'My mum is allergic to penicillin, I'm not.' wrote a penicillin allergy the patient denied."""

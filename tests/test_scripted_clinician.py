@@ -1116,6 +1116,7 @@ def test_self_care_broken_down_in_the_emergency_department_is_no_discharge_home(
         for k, v in {"hpi:1": "It started two weeks ago.", "hpi:2": "Since the break-up.", **answers}.items():
             doctor.findings.answers[k] = v
             doctor.findings.replies.append((k, v))
+            doctor.findings.reply_keys.append(k)  # as the clinician files a reply: under the key it was asked for
         doctor.findings.present.update(present)
         doctor.findings.denied.update({"suicidal_ideation", "self_harm", "auditory_hallucinations", "elevated_mood"})
         return doctor
