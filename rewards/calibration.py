@@ -270,7 +270,15 @@ PAIR_SETS: dict[str, tuple[str, str]] = {
         (
             "written by hand at stop 48, by a writer who read no code, from six hand-written records, three test-v2 "
             "cases and the unseen records uw-005, uw-008 and uw-021, labelled and committed before any matcher read "
-            "them (twenty-sixth round: the held-out set)"
+            "them (twenty-sixth round; read at stop 49)"
+        ),
+    ),
+    "heldout49": (
+        "heldout49_pairs.jsonl",
+        (
+            "written by hand at stop 49, by a writer who read no code, from six hand-written records (hw-018, 022, 024, "
+            "026, 029, 030), three test-v2 cases (0042, 0137, 0291) and the unseen records uw-010, uw-016 and uw-022, "
+            "labelled and committed before any matcher read them (twenty-seventh round: the held-out set)"
         ),
     ),
 }
@@ -279,7 +287,7 @@ PAIR_SETS: dict[str, tuple[str, str]] = {
 UNSEEN_SUITES: tuple[Path, ...] = (Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "patient_exam" / "unseen",)
 #: the newest held-out pair set: reported, never fitted on, its errors never listed (it becomes a development set at
 #: the round after its figures are taken)
-HELD_OUT_PAIRS = "heldout48"
+HELD_OUT_PAIRS = "heldout49"
 #: every split a pair may carry: the first set's two halves, then the later sets
 SPLITS: tuple[str, ...] = ("calibration", "held_out", *PAIR_SETS)
 
