@@ -874,7 +874,8 @@ def _span_after(doc, token) -> str:
 
 
 def _swap_simple(text: str, person: _Person) -> str:
-    words = {person.possessive: "my", person.object: "me", person.reflexive: "myself", person.subject: "I"}
+    # a woman's "her" is read as the possessive ("Darren, her mother (daily)" -> "my mother", never "me mother")
+    words = {person.object: "me", person.possessive: "my", person.reflexive: "myself", person.subject: "I"}
     return " ".join(words.get(w.lower(), w) for w in text.split())
 
 
@@ -1326,7 +1327,11 @@ def _whose(fact: Fact, names: tuple[str, ...], people: frozenset[str], data: dic
         if (_OTHER_PRONOUN.search(quote) and voiced_quote and re.sub(r"\W+", " ", quote.lower()).strip() not in flat
                 and _quote_speaker(before, names, people) == "other"):
             return "quoted words changed to the first person"
-    plain = _unquoted(re.sub(r"\([^()]*\)", " ", text))
+    # a quotation that ends its sentence keeps the sentence's end when it goes ("asking 'is this the people who decide
+    # if I can keep him?' Explained the service's role.", uw-022: with the question gone the writer's "Explained ..."
+    # ran on as one sentence, never read as a clinician's action)
+    ended = re.sub(r"[?!.]['\u2019\u201d\"](?=\s+[A-Z])", lambda m: m.group(0) + ".", text)
+    plain = _unquoted(re.sub(r"\([^()]*\)", " ", ended))
     words = re.findall(r"[A-Za-z][\w'-]*", plain)
     if not words:
         return None
@@ -2287,7 +2292,11 @@ def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
             sentence = rest[:1].upper() + rest[1:] if rest and rest != sentence.strip() else sentence
         if section == "family_history" and (fam := re.match(data["family_entry_pattern"], sentence.strip(), re.IGNORECASE)):
             verb = "had" if re.search(data["family_entry_dead"], fam.group(2), re.IGNORECASE) else "has had"
-            sentence = f"{fam.group(1)[:1].upper()}{fam.group(1)[1:]} {verb} {fam.group(2)[:1].lower()}{fam.group(2)[1:]}."
+            if re.match(r"[A-Z][a-z]+ [A-Z][a-z]+\b", fam.group(2)) and not _known(fam.group(2).split()[0].lower()):
+                # "Mother: Bernie Kinsella (58), special needs assistant ..." names the relative: no illness she
+                # "has had" ("My mother has had bernie Kinsella", "My father had tommy Kinsella", uw-022)
+                verb = "was" if verb == "had" else "is"
+            sentence = f"{fam.group(1)[:1].upper()}{fam.group(1)[1:]} {verb} {fam.group(2)[:1].lower() if verb in ('had', 'has had') else fam.group(2)[:1]}{fam.group(2)[1:]}."
         entry = _allergy_entry(sentence, f"{section}-{n}", data, has_sensitive_concept(sentence)) if section == "allergies" else None
         if entry:
             facts.extend(entry)
@@ -2334,8 +2343,12 @@ def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
             facts.append(fact)
             if k == 1 and own:
                 lead = (own, fact.relative)
-            elif k == 1 and not carried:
-                lead = None  # the sentence opened on someone else (the patient: "He cannot think of any ..."): its later parts are theirs
+            elif k == 1 and not carried and not (len(parts) > 1 and re.fullmatch(
+                    r"\s*['\u2018\u201c\"][^'\u2018\u2019\u201c\u201d\"]+['\u2019\u201d\"]\s*[,;.]?\s*", part)):
+                # the sentence opened on someone else (the patient: "He cannot think of any ..."): its later parts are
+                # theirs; a quoted word of the relative's alone ("'a worrier'; had 'bad nerves' for some months after
+                # Ciara's brother was born", uw-022) names no one, and the parts after it stay the lead relative's
+                lead = None
             if own or carried:
                 carry = True
     return facts
@@ -2738,6 +2751,10 @@ def _relative_names(ehr: EHR, sex: str) -> dict[str, str]:
     for m in re.finditer(rf"\b(?i:{own})\s+({relations}),?\s+\(?([A-Z][a-z]+)\b(?!\s+[A-Z])"
                          rf"|\b([A-Z][a-z]+)\s*[,(]\s*(?i:{own})\s+({relations})\b(?!['\u2019]s)", whole):
         relation, name = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+        if m.group(3) and re.search(r"[:;,]\s*$", whole[max(0, m.start() - 3):m.start()]):
+            # "Supports: Darren, her mother (daily), ...": a name after a list's colon or comma is the list's item
+            # beside the next one, not the relation's name (uw-022's husband was said "my mum")
+            continue
         if relation.lower() in data["relative_lay"]:  # a parent is "my mum"; a wife is called by her name
             # "Darren, her mother's hospital appointments" is a list: a relation owning a noun names no one beside it
             found.setdefault(name, "my " + data["relative_lay"][relation.lower()])
@@ -3069,6 +3086,11 @@ def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives
                 says = _finish(f"{labelled[0].capitalize()}, {says[0].lower() + says[1:]}")
             return _relatives_as_patient(says, relatives) if len(says.split()) <= data["max_words"] else None
         text = labelled[1]  # "Strengths: works hard when in work": the value said as the sentence it is
+    if section == "family_history":
+        # "had 'bad nerves' ... after Ciara's brother was born" (uw-022, the mother's): in a relative's history the
+        # patient's own is said "my" ("after my brother was born"), never the relative's "her brother"
+        for name in names:
+            text = re.sub(rf"\b{re.escape(name)}['\u2019]s\b", "my", text)
     named = _named_as_patient(text, names, person)
     if section == "family_history":  # "Rachel had panic attacks in her twenties": her twenties stay hers
         for name in names:  # "after Chloe's birth": the patient's own, "after my birth"
