@@ -47,3 +47,11 @@ def test_a_fact_written_as_a_list_is_not_read_out_whole() -> None:
     sentences = [s for s in re.split(r"(?<=[.!?])\s+", reply) if s]
     assert len(sentences) <= 6, reply  # was nine: the whole obstetric history of one fact, then two more
     assert "hyperemesis" not in reply.lower(), reply
+
+
+def test_a_closed_question_on_a_treatment_that_did_nothing_is_answered_no_first() -> None:
+    # hw-028: "Sertraline was started a year ago and increased in the spring with no change at all." was the whole
+    # answer to "Has the sertraline helped?": a closed question is answered no first
+    (reply,) = _ask(_handwritten("hw-028"), "Has the sertraline helped?")
+    assert reply.lower().startswith("no"), reply
+    assert "no change" in reply.lower(), reply

@@ -108,6 +108,8 @@ class RecallRules:
     #: facet -> sections beyond the presenting illness whose sentences may say it, on whatever subject they are
     #: filed (``facets`` ``look_in``: how a treatment went is written in the past history)
     facet_look_in: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: how a record sentence says a treatment did nothing (``facets.outcome.none``)
+    outcome_none: re.Pattern[str] | None = None
     #: kinds of topic a quote in the history makes what the patient came about (``came_about``)
     came_about_kinds: frozenset[str] = frozenset()
     #: broad concepts a narrower finding of the record answers (``came_about.told_by_narrower``)
@@ -227,6 +229,8 @@ def load_recall_rules() -> RecallRules:
                 for k, v in raw.get("facets", {}).items() if not k.startswith("_")},
         facet_sections={k: frozenset(v["sections"]) for k, v in raw.get("facets", {}).items()
                         if not k.startswith("_") and v.get("sections")},
+        outcome_none=re.compile("|".join(raw["facets"]["outcome"]["none"]), re.IGNORECASE)
+        if raw.get("facets", {}).get("outcome", {}).get("none") else None,
         facet_look_in={k: tuple(v["look_in"]) for k, v in raw.get("facets", {}).items()
                        if not k.startswith("_") and v.get("look_in")},
         came_about_kinds=frozenset(raw.get("came_about", {}).get("kinds", ())),

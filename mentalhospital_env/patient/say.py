@@ -589,6 +589,11 @@ class Speaker:
             sentences.extend(self._item(item, rng))
         if p.most_sentences:
             sentences = self._few(sentences, plan.question.text, p.most_sentences)
+        if sentences and self._yes_no and not self._opens_no(sentences[0]) and self._no_outcome(plan, sentences[0]):
+            # "Has the citalopram helped?" - "No, citalopram for a year made no difference.": a closed question on
+            # how a treatment went is answered no first when what answers it says it did nothing
+            head = sentences[0] if sentences[0].startswith(("I ", "I'")) else sentences[0][0].lower() + sentences[0][1:]
+            sentences[0] = f"No, {head}"
         if not sentences and any(i.stance == TELL and i.facts and not i.silent for i in plan.items):
             # every fact recall found was off the subject ("He admits to two near-misses" for "Have you
             # been admitted?"): nothing else to say
@@ -648,6 +653,15 @@ class Speaker:
             said.setdefault(s, None)
             bags.append(bag)
         return " ".join(said)
+
+    def _no_outcome(self, plan: AnswerPlan, said: str) -> bool:
+        """Whether the reply's first sentence tells, to a question on how a treatment went (the ``outcome`` facet
+        of ``data/recall.json``), that it did nothing (its ``none`` patterns)."""
+        rules = load_recall_rules()
+        asked = rules.facets.get("outcome")
+        none = rules.outcome_none
+        return asked is not None and none is not None and asked[0].search(plan.question.text) is not None \
+            and none.search(said) is not None
 
     def _few(self, told: list[str], question: str, most: int) -> list[str]:
         """Each thing recall told in at most ``most`` sentences (``most_sentences`` of the persona): a person
