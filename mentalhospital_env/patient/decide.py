@@ -75,6 +75,8 @@ class PersonaProfile:
     filler_rate: float
     partial_after: int
     catchphrases: tuple[str, ...] = ()
+    #: most sentences of the record said in one reply (0: no limit; ``verbosity`` of ``data/styles.json``)
+    most_sentences: int = 0
 
 
 def catchphrases(speech_style: str | None) -> tuple[str, ...]:
@@ -173,6 +175,7 @@ def persona_for(case: Case) -> PersonaProfile:
         filler_rate=float(table["filler_rate"]),
         partial_after=int(table["partial_after"]),
         catchphrases=catchphrases(persona.speech_style),
+        most_sentences=int(table.get("most_sentences", 0)),
     )
 
 

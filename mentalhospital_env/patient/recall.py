@@ -105,6 +105,11 @@ class RecallRules:
     facets: Mapping[str, tuple[re.Pattern[str], re.Pattern[str]]] = field(default_factory=dict)
     #: facet -> the sections whose sentences say it, for a facet said by where it is written (``facets``)
     facet_sections: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    #: facet -> sections beyond the presenting illness whose sentences may say it, on whatever subject they are
+    #: filed (``facets`` ``look_in``: how a treatment went is written in the past history)
+    facet_look_in: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: how a record sentence says a treatment did nothing (``facets.outcome.none``)
+    outcome_none: re.Pattern[str] | None = None
     #: kinds of topic a quote in the history makes what the patient came about (``came_about``)
     came_about_kinds: frozenset[str] = frozenset()
     #: broad concepts a narrower finding of the record answers (``came_about.told_by_narrower``)
@@ -224,6 +229,10 @@ def load_recall_rules() -> RecallRules:
                 for k, v in raw.get("facets", {}).items() if not k.startswith("_")},
         facet_sections={k: frozenset(v["sections"]) for k, v in raw.get("facets", {}).items()
                         if not k.startswith("_") and v.get("sections")},
+        outcome_none=re.compile("|".join(raw["facets"]["outcome"]["none"]), re.IGNORECASE)
+        if raw.get("facets", {}).get("outcome", {}).get("none") else None,
+        facet_look_in={k: tuple(v["look_in"]) for k, v in raw.get("facets", {}).items()
+                       if not k.startswith("_") and v.get("look_in")},
         came_about_kinds=frozenset(raw.get("came_about", {}).get("kinds", ())),
         told_by_narrower=frozenset(raw.get("came_about", {}).get("told_by_narrower", ())),
         deciding_sections={k: frozenset(v) for k, v in raw.get("deciding_sections", {}).get("domains", {}).items()},
@@ -1715,6 +1724,16 @@ class MemorySkill:
                 items = [i for i in items if not (i.stance == TELL and i.subject in _FRAME_TOPICS)]
                 items.insert(0, AnswerItem(TELL, "facet", (facet_fact,)))
                 used.add(facet_fact.id)
+        if self._asks_facet():
+            # the sentence of a subject that says the part asked is that subject's answer: its other sentences are
+            # not said beside it ("Has the citalopram helped?" - "... not responding to citalopram", not "I take
+            # citalopram and amlodipine" after it); said as the part asked, whatever section holds it (the
+            # complaint's line is no medicine fact, yet it is how the medicine went)
+            items = [AnswerItem(TELL, "facet", tuple(f for f in i.facts if self._says_facet(f)), i.sensitive,
+                                i.about_other, i.silent)
+                     if i.stance == TELL and not i.silent and i.subject != "facet" and any(map(self._says_facet, i.facts))
+                     and not all(map(self._says_facet, i.facts)) else i
+                     for i in items]
         protective = any(i.subject in load_recall_rules().specific_concepts and not i.silent and (
             i.facts or i.stance == DENY) for i in items)
         # what keeps them going, found, is the answer: no sentence close in words before it ("safe" in "she
@@ -1834,8 +1853,10 @@ class MemorySkill:
         lexicon = self.index.lexicon
 
         def still_asked(fact: IndexedFact, item: AnswerItem) -> bool:
-            if fact.section == "chief_complaint":
-                return False  # said at the start; never the tail of another answer
+            if fact.section == "chief_complaint" and not (self._asks_facet() and self._says_facet(fact)):
+                # said at the start; never the tail of another answer (unless it alone says the part asked: "Has
+                # the citalopram helped?" - "Like I said, ... not responding to citalopram", not the medicine list)
+                return False
             # the best answer, the sentence in the question's words, a fact of the concept asked by name;
             # not a topic's second sentence told before ("I drink about eight units" after the job)
             # or a sentence in the question's own words ("Is this stopping you working?" - "Like I said, it
@@ -1938,6 +1959,13 @@ class MemorySkill:
             # not what was going on when the illness began
             came = load_recall_rules().how_they_came
             candidates = [f for f in candidates if not came.search(f.fact.text)]
+        look_in = [s for k in self._facets for s in load_recall_rules().facet_look_in.get(k, ())]
+        if look_in and not candidates:
+            # "How did you get on with it?", "Has the citalopram helped?": how a treatment went is written where the
+            # treatment is (the past history's "felt wired and reckless within a month and stopped it"), not only in
+            # the presenting illness, and is the answer before the list of medicines (hw-003, recall.json look_in)
+            candidates = [f for f in self.index.section_facts(look_in)
+                          if f.tellable and f.id not in used and not f.id.startswith(SILENT) and self._says_facet(f)]
         candidates.sort(key=lambda f: (not (content & set(f.topics)), f.id in self.state.disclosed, f.position))
         if candidates or "precipitant" not in self._facets:
             return candidates[0] if candidates else None

@@ -30,7 +30,7 @@ from .check import ClaimChecker
 from .decide import PersonaProfile
 from .implied import load_implications
 from .informant import CHILD_AGE
-from .reading import CLOSED_WORLD_KINDS, concept_topics, read_statements, stable_seed
+from .reading import CLOSED_WORLD_KINDS, concept_topics, cosine, read_statements, stable_seed
 from .recall import (
     AFFIRM,
     DENY,
@@ -587,6 +587,13 @@ class Speaker:
                     continue  # one "I'd rather not" per reply
                 withheld_said = True
             sentences.extend(self._item(item, rng))
+        if p.most_sentences:
+            sentences = self._few(sentences, plan.question.text, p.most_sentences)
+        if sentences and self._yes_no and not self._opens_no(sentences[0]) and self._no_outcome(plan, sentences[0]):
+            # "Has the citalopram helped?" - "No, citalopram for a year made no difference.": a closed question on
+            # how a treatment went is answered no first when what answers it says it did nothing
+            head = sentences[0] if sentences[0].startswith(("I ", "I'")) else sentences[0][0].lower() + sentences[0][1:]
+            sentences[0] = f"No, {head}"
         if not sentences and any(i.stance == TELL and i.facts and not i.silent for i in plan.items):
             # every fact recall found was off the subject ("He admits to two near-misses" for "Have you
             # been admitted?"): nothing else to say
@@ -646,6 +653,37 @@ class Speaker:
             said.setdefault(s, None)
             bags.append(bag)
         return " ".join(said)
+
+    def _no_outcome(self, plan: AnswerPlan, said: str) -> bool:
+        """Whether the reply's first sentence tells, to a question on how a treatment went (the ``outcome`` facet
+        of ``data/recall.json``), that it did nothing (its ``none`` patterns)."""
+        rules = load_recall_rules()
+        asked = rules.facets.get("outcome")
+        none = rules.outcome_none
+        return asked is not None and none is not None and asked[0].search(plan.question.text) is not None \
+            and none.search(said) is not None
+
+    def _few(self, told: list[str], question: str, most: int) -> list[str]:
+        """Each thing recall told in at most ``most`` sentences (``most_sentences`` of the persona): a person
+        answers and stops, they do not read out a fact the record wrote as a list ("Do you have any physical
+        health problems?" was eight sentences of one obstetric history, uw-022). A fact's opening sentence is
+        kept, then those closest in words to the question, in the fact's order; never one that goes on from a
+        sentence left out ("But I can't stop them.")."""
+        query = None
+        out: list[str] = []
+        for text in told:
+            pieces = [x for x in _SENTENCES.split(text) if x]
+            if len(pieces) <= most:
+                out.append(text)
+                continue
+            if query is None:
+                query = self.index.vectorize(question)
+            ranked = sorted(range(1, len(pieces)), key=lambda k: (-cosine(query, self.index.vectorize(pieces[k])), k))
+            keep = {0, *ranked[: most - 1]}
+            # a sentence that goes on from the one before it is said with it or not at all
+            keep = {k for k in keep if k == 0 or k - 1 in keep or pieces[k].split(" ", 1)[0].strip(",") not in _GOES_ON_WORDS}
+            out.append(" ".join(pieces[k] for k in sorted(keep)))
+        return out
 
     def _keep_to_question(self, plan: AnswerPlan) -> list[AnswerItem]:
         """The plan's items less the facts a person would not add to what they were asked (the readers'
@@ -1298,6 +1336,8 @@ _WHOLLY_QUOTED = re.compile(r"\s*['\"\u2018\u201c]([^'\"\u2019\u201d]+)['\"\u201
 
 
 _SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+# a sentence opening with one of these goes on from the one before it ("I'd never hurt him. But I can't stop them.")
+_GOES_ON_WORDS = frozenset({"And", "But", "Or", "So", "Then", "It", "That", "This", "Which", "Since", "Still", "Also"})
 # risk subjects, whose answers are said whole (see Speaker._to_the_point)
 _RISK_SAID_WHOLE = frozenset({"suicide", "self_harm", "violence"})
 # the frame of an illness (when it began, how it goes, what set it off, what it stops): every subject has one
