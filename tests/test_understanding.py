@@ -600,6 +600,7 @@ def test_a_short_follow_up_the_reader_reads_empty_keeps_the_cues_topic(utterance
 
     assert topic in understand(utterance, context).topics
     monkeypatch.setattr(understanding, "EMPTY_FLOOR", 1.0)
+    monkeypatch.setattr(understanding, "CARRY_BARE", False)  # stop 49's rule reads these too
     understanding._read.cache_clear()
     try:
         assert topic not in understand(utterance, context).topics
@@ -629,3 +630,35 @@ def test_stop_48_cue_phrases(utterance, topic):
     """Cue phrases added at stop 48 from heldout47's misses, each checked on the development sets first (e.g. "i'll
     write to" closing in 15 of 15 labelled utterances, the psychotropic drug names medication in 59 of 62)."""
     assert topic in understand(utterance).topics
+
+
+@pytest.mark.parametrize(
+    ("utterance", "context", "topic"),
+    [
+        ("Everyone? Who in particular?", "You said you feel you've let everyone down.", "guilt_worth"),
+        ("All day, or is it better at some points?", "You've been feeling drained?", "energy"),
+        ("What sort of things? Appointments, names, where you put your keys?", "You said you're forgetting things.",
+         "memory"),
+    ],
+)
+def test_a_question_with_no_subject_of_its_own_asks_the_previous_turns(utterance, context, topic):
+    """Stop 49: after a reflection ("You said ...") the reader read the previous turn's topic at 0.01-0.09 and the
+    patient was asked nothing, or only when (heldout48); a question with no subject of its own carries it."""
+    assert topic in understand(utterance, context).topics
+
+
+def test_a_question_with_a_subject_of_its_own_or_the_open_one_does_not_take_the_previous_turns():
+    assert understand("Do you smoke at all?", "Do you ever hear voices when nobody is there?").topics == ("tobacco",)
+    assert "voices" not in understand("Anything else?", "Do you ever hear voices when nobody is there?").topics
+
+
+def test_the_bare_carry_is_the_rules_doing(monkeypatch):
+    from mentalhospital_env.patient import understanding
+
+    monkeypatch.setattr(understanding, "CARRY_BARE", False)
+    understanding._read.cache_clear()
+    try:
+        assert "guilt_worth" not in understand("Everyone? Who in particular?",
+                                               "You said you feel you've let everyone down.").topics
+    finally:
+        understanding._read.cache_clear()
