@@ -662,3 +662,34 @@ def test_the_bare_carry_is_the_rules_doing(monkeypatch):
                                                "You said you feel you've let everyone down.").topics
     finally:
         understanding._read.cache_clear()
+
+
+@pytest.mark.parametrize(
+    ("utterance", "topic"),
+    [
+        ("Do you ever think, what's the point?", "hopelessness"),
+        ("Okay, and what about the grog? How much are you having?", "alcohol"),
+        ("Has he had any run-ins with the Gardaí?", "forensic"),
+        ("Any concerns from the health visitor in the first couple of years?", "development"),
+        ("Do you feel your mind is being interfered with in any way?", "psychotic_other"),
+        ("Any thougths of ending yuor life?", "suicide"),
+    ],
+)
+def test_stop_49_cue_phrases(utterance, topic):
+    """Cue phrases added at stop 49 from heldout48's misses, each checked on every labelled set first ("what's the
+    point" hopelessness in 2 of 2 labelled utterances, "run-ins with" forensic 3 of 3, "health visitor" development
+    6 of 7)."""
+    assert topic in understand(utterance).topics
+
+
+@pytest.mark.parametrize("utterance", ["Any drug allergies I should know about before I prescribe?",
+                                       "NKDA, is that right? No known drug allergies?"])
+def test_a_drug_allergy_question_is_no_drug_use_question(utterance):
+    """Stop 49: no labelled utterance about allergies (96) asks about drug use; 'drug allergies' read other_drugs."""
+    read = understand(utterance).topics
+    assert "allergies" in read and "other_drugs" not in read
+
+
+def test_periods_of_time_are_no_menstrual_periods():
+    read = understand("Any periods where you needed hardly any sleep but didn't feel tired?").topics
+    assert "mania" in read and "pregnancy" not in read
