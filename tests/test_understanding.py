@@ -693,3 +693,22 @@ def test_a_drug_allergy_question_is_no_drug_use_question(utterance):
 def test_periods_of_time_are_no_menstrual_periods():
     read = understand("Any periods where you needed hardly any sleep but didn't feel tired?").topics
     assert "mania" in read and "pregnancy" not in read
+
+
+@pytest.mark.parametrize(
+    ("utterance", "topic"),
+    [
+        ("When you cut, is it to end your life, or more to get some release?", "self_harm"),
+        ("How many bags a day are you using at the moment?", "opioids"),
+        ("Do you have to go back and make sure the gas is off, even when you know it is?", "obsessions_compulsions"),
+        ("How many nights a week are you waking at four and not getting back off?", "course"),
+    ],
+)
+def test_stop_49_cue_phrases_second_batch(utterance, topic):
+    assert topic in understand(utterance).topics
+
+
+def test_ketamine_is_a_drug_of_use_not_a_prescription():
+    """Stop 49: 13 of 13 labelled utterances naming ketamine ask about drug use, none about medication."""
+    read = understand("Have you ever taken anything like ketamine, mushrooms, acid?").topics
+    assert "other_drugs" in read and "medication" not in read
