@@ -712,3 +712,26 @@ def test_ketamine_is_a_drug_of_use_not_a_prescription():
     """Stop 49: 13 of 13 labelled utterances naming ketamine ask about drug use, none about medication."""
     read = understand("Have you ever taken anything like ketamine, mushrooms, acid?").topics
     assert "other_drugs" in read and "medication" not in read
+
+
+@pytest.mark.parametrize(
+    ("utterance", "context", "topic"),
+    [
+        ("What happened with the last job?", "Are you working at the moment?", "work"),
+        ("You did the right thing coming in today, honestly.", None, "rapport"),
+        ("What time do you get up, and what happens after that?", None, "daily_routine"),
+    ],
+)
+def test_what_happened_with_a_subject_is_no_opening_question(utterance, context, topic):
+    """Stop 49: 'what happened' is a cue of the complaint; 'what happened with ...', 'what happens after that', 'the
+    right thing coming in' and 'how have you been coping' read it beside the subject asked (1 of 10 such labelled
+    utterances asks the complaint), and the patient told the whole story again."""
+    read = understand(utterance, context).topics
+    assert topic in read and "chief_complaint" not in read
+
+
+@pytest.mark.parametrize("utterance", ["Thanks for coming in, what brings you here today?",
+                                       "You did the right thing coming in, so tell me what has been happening?",
+                                       "And what happened then?"])
+def test_the_opening_question_beside_those_words_is_still_read(utterance):
+    assert "chief_complaint" in understand(utterance, "Can you tell me what brought you in?").topics
