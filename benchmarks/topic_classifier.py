@@ -196,7 +196,8 @@ HELD_OUT_SETS: list[tuple[Path, str]] = [
      "tuned on it at stop 48 (0.853), never in the topic model's fitting"),
     (DATA / "interview_topics_heldout48.jsonl", "stop 48's (460, by a writer who read no code, committed alone before any "
      "run; 40 stock questions repeat an earlier set word for word): its figure taken at stop 48 (0.855 at base, 0.856 "
-     "with stop 48's reader); development data from stop 49"),
+     "with stop 48's reader), its errors read and cue phrases and the bare-follow-up carry (understanding.CARRY_BARE) "
+     "tuned on it at stop 49 (0.907), never in the topic model's fitting"),
     (DATA / "interview_topics_heldout49.jsonl", "stop 49's (460, by a writer who read no code, committed alone before any "
      "run; 34 stock questions repeat an earlier set word for word): never tuned on, never in the topic model's "
      "fitting; the honest figure"),

@@ -49,8 +49,8 @@ def test_the_hand_written_rule_alone_carried_the_turn_before_into_them():
         assert not_carried in cue_reading(utterance, context).topics
 
 
-@pytest.mark.xfail(strict=True, reason="stop 46: the topic reader deciding alone at 0.2 (leave-one-set-out choice) carries nothing of \"Have you tried any tablets for your sleep?\" to \"Did that do anything for you?\"")
 def test_a_question_that_leans_on_the_turn_before_carries_its_topics():
+    # a strict xfail from stop 46 to stop 48 (the reader carried nothing); stop 49's CARRY_BARE carries it
     read = understand("Did that do anything for you?", "Have you tried any tablets for your sleep?")
     assert read.follow_up
     assert "sleep" in read.topics

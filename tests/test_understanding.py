@@ -602,6 +602,7 @@ def test_a_short_follow_up_the_reader_reads_empty_keeps_the_cues_topic(utterance
 
     assert topic in understand(utterance, context).topics
     monkeypatch.setattr(understanding, "EMPTY_FLOOR", 1.0)
+    monkeypatch.setattr(understanding, "CARRY_BARE", False)  # stop 49's rule reads these too
     understanding._read.cache_clear()
     try:
         assert topic not in understand(utterance, context).topics
@@ -631,3 +632,108 @@ def test_stop_48_cue_phrases(utterance, topic):
     """Cue phrases added at stop 48 from heldout47's misses, each checked on the development sets first (e.g. "i'll
     write to" closing in 15 of 15 labelled utterances, the psychotropic drug names medication in 59 of 62)."""
     assert topic in understand(utterance).topics
+
+
+@pytest.mark.parametrize(
+    ("utterance", "context", "topic"),
+    [
+        ("Everyone? Who in particular?", "You said you feel you've let everyone down.", "guilt_worth"),
+        ("All day, or is it better at some points?", "You've been feeling drained?", "energy"),
+        ("What sort of things? Appointments, names, where you put your keys?", "You said you're forgetting things.",
+         "memory"),
+    ],
+)
+def test_a_question_with_no_subject_of_its_own_asks_the_previous_turns(utterance, context, topic):
+    """Stop 49: after a reflection ("You said ...") the reader read the previous turn's topic at 0.01-0.09 and the
+    patient was asked nothing, or only when (heldout48); a question with no subject of its own carries it."""
+    assert topic in understand(utterance, context).topics
+
+
+def test_a_question_with_a_subject_of_its_own_or_the_open_one_does_not_take_the_previous_turns():
+    assert understand("Do you smoke at all?", "Do you ever hear voices when nobody is there?").topics == ("tobacco",)
+    assert "voices" not in understand("Anything else?", "Do you ever hear voices when nobody is there?").topics
+
+
+def test_the_bare_carry_is_the_rules_doing(monkeypatch):
+    from mentalhospital_env.patient import understanding
+
+    monkeypatch.setattr(understanding, "CARRY_BARE", False)
+    understanding._read.cache_clear()
+    try:
+        assert "guilt_worth" not in understand("Everyone? Who in particular?",
+                                               "You said you feel you've let everyone down.").topics
+    finally:
+        understanding._read.cache_clear()
+
+
+@pytest.mark.parametrize(
+    ("utterance", "topic"),
+    [
+        ("Do you ever think, what's the point?", "hopelessness"),
+        ("Okay, and what about the grog? How much are you having?", "alcohol"),
+        ("Has he had any run-ins with the Gardaí?", "forensic"),
+        ("Any concerns from the health visitor in the first couple of years?", "development"),
+        ("Do you feel your mind is being interfered with in any way?", "psychotic_other"),
+        ("Any thougths of ending yuor life?", "suicide"),
+    ],
+)
+def test_stop_49_cue_phrases(utterance, topic):
+    """Cue phrases added at stop 49 from heldout48's misses, each checked on every labelled set first ("what's the
+    point" hopelessness in 2 of 2 labelled utterances, "run-ins with" forensic 3 of 3, "health visitor" development
+    6 of 7)."""
+    assert topic in understand(utterance).topics
+
+
+@pytest.mark.parametrize("utterance", ["Any drug allergies I should know about before I prescribe?",
+                                       "NKDA, is that right? No known drug allergies?"])
+def test_a_drug_allergy_question_is_no_drug_use_question(utterance):
+    """Stop 49: no labelled utterance about allergies (96) asks about drug use; 'drug allergies' read other_drugs."""
+    read = understand(utterance).topics
+    assert "allergies" in read and "other_drugs" not in read
+
+
+def test_periods_of_time_are_no_menstrual_periods():
+    read = understand("Any periods where you needed hardly any sleep but didn't feel tired?").topics
+    assert "mania" in read and "pregnancy" not in read
+
+
+@pytest.mark.parametrize(
+    ("utterance", "topic"),
+    [
+        ("When you cut, is it to end your life, or more to get some release?", "self_harm"),
+        ("How many bags a day are you using at the moment?", "opioids"),
+        ("Do you have to go back and make sure the gas is off, even when you know it is?", "obsessions_compulsions"),
+        ("How many nights a week are you waking at four and not getting back off?", "course"),
+    ],
+)
+def test_stop_49_cue_phrases_second_batch(utterance, topic):
+    assert topic in understand(utterance).topics
+
+
+def test_ketamine_is_a_drug_of_use_not_a_prescription():
+    """Stop 49: 13 of 13 labelled utterances naming ketamine ask about drug use, none about medication."""
+    read = understand("Have you ever taken anything like ketamine, mushrooms, acid?").topics
+    assert "other_drugs" in read and "medication" not in read
+
+
+@pytest.mark.parametrize(
+    ("utterance", "context", "topic"),
+    [
+        ("What happened with the last job?", "Are you working at the moment?", "work"),
+        ("You did the right thing coming in today, honestly.", None, "rapport"),
+        ("What time do you get up, and what happens after that?", None, "daily_routine"),
+    ],
+)
+def test_what_happened_with_a_subject_is_no_opening_question(utterance, context, topic):
+    """Stop 49: 'what happened' is a cue of the complaint; 'what happened with ...', 'what happens after that', 'the
+    right thing coming in' and 'how have you been coping' read it beside the subject asked (1 of 10 such labelled
+    utterances asks the complaint), and the patient told the whole story again."""
+    read = understand(utterance, context).topics
+    assert topic in read and "chief_complaint" not in read
+
+
+@pytest.mark.parametrize("utterance", ["Thanks for coming in, what brings you here today?",
+                                       "You did the right thing coming in, so tell me what has been happening?",
+                                       "And what happened then?"])
+def test_the_opening_question_beside_those_words_is_still_read(utterance):
+    assert "chief_complaint" in understand(utterance, "Can you tell me what brought you in?").topics

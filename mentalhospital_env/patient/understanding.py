@@ -473,6 +473,13 @@ OWN_SUBJECT_ABOVE = 0.1
 #: after "Have you seen a psychiatrist before?") read its previous topic at 0.11-0.14 and nothing else, and the patient
 #: was asked nothing. 1.0 turns the rule off.
 EMPTY_FLOOR = 0.1
+#: stop 49: a question (``?``, not the open one) with no subject of its own, neither in the cues' reading of it alone
+#: nor in what the reader read (nothing, or only the frame of a complaint: onset, course, trigger, impact), asks about
+#: the previous turn's subject: "Everyone? Who in particular?" after "You said you feel you've let everyone down.",
+#: "All day, or is it better at some points?" after "You've been feeling drained?". The reader, fitted on previous
+#: turns that are questions, read the previous turn's topic at 0.01-0.09 after a reflection ("You said ...", "You
+#: mentioned ..."), and the patient was asked nothing, or only when. False turns the rule off.
+CARRY_BARE = True
 
 
 def open_invitation(open_cue: bool, stemmed: Sequence[str], context: str | None) -> bool:
@@ -560,6 +567,9 @@ def settled(read: Sequence[str], probs: dict[str, float], cue_topics: Sequence[s
     out += [t for t in own if (tax.by_id[t].sensitive or t == "chief_complaint") and t not in out]
     if not out and asks and not open_question and EMPTY_FLOOR < 1.0:
         out = [t for t in cue_topics if tax.kind(t) != "meta" and probs.get(t, 0.0) >= EMPTY_FLOOR]
+    if before and asks and not open_question and CARRY_BARE:
+        if all(t in tax.frame or t in _SMALL_TALK for t in {*own, *out}):
+            out += [t for t in before if tax.kind(t) != "meta" and t not in tax.frame and t not in out]
     return out
 
 
