@@ -51,6 +51,9 @@ def test_cannot_is_read_as_the_cant_of_a_lay_phrase():
         ("Wakes at five every morning and cannot get back to sleep.",
          "Five o'clock, every morning, wide awake, and that's it, I can't drop back off.", True),
         ("Wakes at five every morning and cannot get back to sleep.", "I sleep right through till my alarm.", False),
+        # once "cannot get back to sleep" is insomnia, a late sleeper's insomnia must not pass for early waking
+        ("Wakes at five every morning and cannot get back to sleep.",
+         "I can't get off to sleep till three, then I sleep till lunchtime.", False),
     ],
 )
 def test_cannot_get_back_to_sleep(matcher, checkpoint, output, entails):
