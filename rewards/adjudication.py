@@ -24,7 +24,7 @@ import re
 from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
 
@@ -381,6 +381,9 @@ def read_statement(text: str) -> StatementReading:
         # A phrase saying the concept is absent ("I still enjoy things") denies it, unless it is denied itself.
         if absent and m in absent:
             return not negated_at(m.start)
+        # A negation word standing inside the phrase denies it ("hears no voices"; the lexicon marks it)
+        if m.negated and any(tokens[j] in cues.inner_negation for j in range(m.start + 1, m.end)):
+            return True
         # A topic (a history concept: "my sleep", "my drinking") after "no problems with" is not denied;
         # a finding ("no trouble concentrating") is.
         if plain_negations is not negations and lexicon.get(m.concept_id).kind == "history":
@@ -427,9 +430,11 @@ def read_statement(text: str) -> StatementReading:
             concept_at.setdefault(j, mention.concept_id)
             concepts_at.setdefault(j, set()).add(mention.concept_id)
     words: list[ContentWord] = []
+    word_at: list[int] = []  # each word's token
     for i, token in enumerate(tokens):
         if i in cue_tokens or token in cues.function_words or not token[0].isalnum():
             continue
+        word_at.append(i)
         part = clause_of(i)
         negated = (
             negated_mention[concept_start(i)]
@@ -447,6 +452,21 @@ def read_statement(text: str) -> StatementReading:
                 i in concept_at and any(s < i < e and s in inside for s, e in all_negations),
             )
         )
+    # "My mum's anxious, and I am too": what another person was said to have before the speaker adds
+    # themselves is the patient's as well (read twice: the relative's and the patient's)
+    inclusion = cue_spans(text, "self_inclusion")
+    if inclusion:
+        cue_start = inclusion[0][0]
+        concepts += [
+            replace(cc, subject="patient")
+            for cc, m in zip(tuple(concepts), mentions)
+            if cc.subject == "other" and m.end <= cue_start
+        ]
+        words += [
+            replace(w, subject="patient")
+            for w, i in zip(tuple(words), word_at)
+            if w.subject == "other" and i < cue_start
+        ]
     main = next((p for p in parts if not p.subordinate), None)
     return StatementReading(
         text,
@@ -778,7 +798,7 @@ def _amounts_differ(
 @lru_cache(maxsize=1)
 def _mass_units() -> tuple[dict[str, float], frozenset[str], float]:
     """contrasts.json's ``mass_units``: kilograms in one of each weight unit, keyed as quantities() reads the unit
-    (the stem of the word and of its plural through word_key: "pounds" is read under its synonym group's word),
+    (the stem of the word and of its plural through word_key, as quantities() keys them),
     the fraction words, and the ratio."""
     raw = _contrasts_json()["mass_units"]
     kilograms = {

@@ -292,10 +292,16 @@ class LanguageCues:
     answer_interjections: frozenset[str] = frozenset()
     # pronouns a lexicon phrase may take in any person ("hear my thoughts" is "hear her thoughts"), by class
     interchangeable_pronouns: tuple[tuple[str, ...], ...] = ()
+    # one word written two ways ("cannot" and "can't"), read as the first of its group when phrases are matched
+    phrase_spellings: tuple[tuple[str, ...], ...] = ()
+    # a negation word that may stand between a lexicon phrase's words and denies it ("hears no voices")
+    inner_negation: frozenset[str] = frozenset()
     # words saying that what a statement describes has ended ("but not anymore", "sober for two years")
     ended: tuple[tuple[str, ...], ...] = ()
     # words dating an onset, so that a past cue with them dates something still going on ("began two months ago")
     onset: tuple[tuple[str, ...], ...] = ()
+    # words adding the speaker to what another person was just said to have ("My mum's anxious, and I am too")
+    self_inclusion: tuple[tuple[str, ...], ...] = ()
     # words saying the patient keeps away from what follows ("avoids buses" says what "won't take the bus" says)
     avoidance: tuple[tuple[str, ...], ...] = ()
     # words of a habit ("daily", "at weekends"): a statement with one and no past cue describes the present
@@ -397,9 +403,11 @@ def stem(token: str) -> str:
 
 @lru_cache(maxsize=1)
 def _pronoun_stems() -> dict[str, str]:
-    """Each interchangeable pronoun's stem -> the stem of the first pronoun of its class."""
+    """Each interchangeable pronoun's stem -> the stem of the first pronoun of its class; each other spelling of a
+    word (``phrase_spellings``: "cannot") -> the stem of the spelling the phrases use ("can't")."""
     out: dict[str, str] = {}
-    for group in load_cues().interchangeable_pronouns:
+    cues = load_cues()
+    for group in (*cues.interchangeable_pronouns, *cues.phrase_spellings):
         if group:
             first = stem(group[0])
             out.update((stem(word), first) for word in group)
@@ -408,11 +416,15 @@ def _pronoun_stems() -> dict[str, str]:
 
 @lru_cache(maxsize=1)
 def _synonym_stems() -> dict[str, str]:
+    cues = load_cues()
+    # a measure ("one_units") keeps its own stem unless a group lists the word itself: "pounds" shares only its
+    # stem with "pounding" (palpitations), and "I lost two pounds" is a weight
+    measures = {stem(w) for w in cues.one_units} - {stem(w) for group in cues.synonyms for w in group if w in cues.one_units}
     out: dict[str, str] = {}
-    for group in load_cues().synonyms:
+    for group in cues.synonyms:
         if group:
             first = stem(group[0])
-            out.update((stem(word), first) for word in group)
+            out.update((stem(word), first) for word in group if stem(word) not in measures or word == group[0])
     # a drug's one-word trade names compare as its name ("Subutex" as buprenorphine; drugs.json 'synonyms'), read
     # from the data file itself (the knowledge base's loader reads this module)
     drugs = json.loads(resources.files(__package__).joinpath("data/drugs.json").read_text("utf-8"))
@@ -504,9 +516,12 @@ def load_cues() -> LanguageCues:
         answer_particles=frozenset(raw.get("answer_particles", ())),
         answer_interjections=frozenset(raw.get("answer_interjections", ())),
         interchangeable_pronouns=tuple(tuple(c) for c in raw.get("interchangeable_pronouns", ())),
+        phrase_spellings=tuple(tuple(c) for c in raw.get("phrase_spellings", {}).get("groups", ())),
+        inner_negation=frozenset(raw.get("inner_negation_words", {}).get("words", ())),
         ended=phrases("ended_cues") if "ended_cues" in raw else (),
         onset=phrases("onset_cues") if "onset_cues" in raw else (),
         avoidance=phrases("avoidance_cues") if "avoidance_cues" in raw else (),
+        self_inclusion=phrases("self_inclusion_cues") if "self_inclusion_cues" in raw else (),
         habitual=phrases("habitual_cues") if "habitual_cues" in raw else (),
         hypothetical_openers=tuple(tuple(tokenize(w)) for w in raw.get("hypothetical", {}).get("openers", ())),
         hypothetical_modals=tuple(tuple(tokenize(w)) for w in raw.get("hypothetical", {}).get("modals", ())),
@@ -1540,4 +1555,5 @@ def _quantities(text: str, window: int) -> frozenset[tuple[float, str]]:
         # a unit is compared by its synonym group's word ("kilos" as "kilograms", "milligrams" as "mg")
         out.add((value, word_key(stem(tokens[unit])) + ("/" + rate if rate else "")))
     return frozenset(out)
+
 

@@ -203,7 +203,11 @@ class Lexicon:
         limits: tuple[int, ...] | None = None
         commas: tuple[int, ...] = ()
         candidates: list[tuple[int, int, str]] = []
-        gap_words = load_cues().function_words if max_gap > 0 else frozenset()
+        cues = load_cues()
+        # a gapped phrase may also skip a negation word standing inside it, which denies it ("hears no voices")
+        inner = cues.inner_negation if max_gap > 0 else frozenset()
+        gap_words = cues.function_words | inner if max_gap > 0 else frozenset()
+        denied_inside: set[tuple[int, int, str]] = set()
         single, pairs, longer = self._single, self._pairs, self._longer
         for i in range(n):
             first = stemmed[i]
@@ -238,6 +242,8 @@ class Lexicon:
                             and (not commas or _commas_fit(commas, i, end, frozenset()))
                         ):
                             candidates.append((i, end, cid))
+                            if inner and any(tokens[j] in inner for j in range(i + 1, end)):
+                                denied_inside.add((i, end, cid))
             for cid in single.get(first, ()):
                 candidates.append((i, i + 1, cid))
         if not candidates:
@@ -245,7 +251,9 @@ class Lexicon:
         candidates.sort(key=lambda c: (-(c[1] - c[0]), c[0]))
         kept = settle_overlaps(candidates)
         neg = _negated_spans_in(text, 6)
-        return tuple(Mention(cid, s, e, any(a < s < b for a, b in neg)) for s, e, cid in kept)
+        return tuple(
+            Mention(cid, s, e, (s, e, cid) in denied_inside or any(a < s < b for a, b in neg)) for s, e, cid in kept
+        )
 
     def concepts_in(self, text: str) -> frozenset[str]:
         """Ids of the concepts mentioned in ``text``, negated or not."""
