@@ -1,0 +1,119 @@
+"""Stop 49 (s49-clin): the scripted clinician's notes and plans on a consultant's reading of ten test-v2 cases.
+
+Each test states the premise it was written from; the expectations come from reading the transcripts, not the code.
+"""
+
+from __future__ import annotations
+
+from mentalhospital_env.agents.scripted import ScriptedClinician
+
+from tests.test_clinician_s48_clin import _doctor, _line, _told
+
+
+def _read(doctor: ScriptedClinician, replies: list[tuple[str, str, str]]) -> ScriptedClinician:
+    """Each reply taken in as in an episode (``act`` on the patient's turn), under the key and question it asked."""
+    doctor.act({"text": ""}, {"allowed_actions": ["ask"]})
+    for concept, question, reply in replies:
+        doctor.last_question, doctor.last_concept = question, concept
+        doctor.act({"text": f"Patient: {reply}"}, {"allowed_actions": ["ask"]})
+    return doctor
+
+
+def _depressed(walk_in: str, extra: dict[str, str] | None = None, denied: set[str] = frozenset()) -> ScriptedClinician:
+    doctor = _doctor(walk_in)
+    doctor.findings.present.update({
+        "depressed_mood": "My mood is rock bottom.", "anhedonia": "I can't be bothered with any of it.",
+        "fatigue": "I'm exhausted.", "poor_concentration": "I can't follow a conversation.", **(extra or {})})
+    doctor.findings.denied.update({"elevated_mood", "auditory_hallucinations", "homicidal_ideation", *denied})
+    return doctor
+
+
+def test_a_second_answer_in_a_reply_about_work_is_not_quoted_under_occupation():
+    """test-v2-0028: 'Occupation: "I'm a bus driver. No, I've never wanted to end my life, I don't hurt myself, I've
+    got work to think about"': the denial of suicidal thoughts belongs to the risk assessment, the job stays."""
+    doctor = _doctor("Outpatient clinic. A 52-year-old woman is here to see you, alone.")
+    _told(doctor, {"occupation": "I'm a bus driver. No, I've never wanted to end my life, I don't hurt myself, "
+                                 "I've got work to think about."})
+    line = _line(doctor._note(), "Personal history:")
+    assert "bus driver" in line, line
+    assert "end my life" not in line, line
+
+
+def test_a_try_made_by_the_family_is_no_past_attempt():
+    """test-v2-0364: asked about past attempts, 'My family has tried to get me out walking' was written 'Past
+    attempts: "My family has tried to get me out walking"'. The patient's own 'I tried to hang myself' still is one."""
+    doctor = _doctor("Inpatient ward. A 68-year-old woman is here to see you, alone.")
+    _told(doctor, {"risk:attempts": "My family has tried to get me out walking."})
+    assert "get me out walking" not in doctor._note()
+
+    own = _doctor("Inpatient ward. A 68-year-old woman is here to see you, alone.")
+    _told(own, {"risk:attempts": "I tried to hang myself two years ago."})
+    assert "hang myself" in own._note()
+
+
+def test_cannabis_at_university_is_no_current_use_to_refer():
+    """test-v2-0454: 'I had a bit of weed at uni' (a 38-year-old) was advised against and referred to the drug and
+    alcohol service. Cannabis smoked every night is still advised against."""
+    past = _read(_depressed("Outpatient clinic. A 38-year-old woman is here to see you, alone."),
+                 [("drug_use", "Do you use any drugs?", "No. I've never taken cocaine. I had a bit of weed at uni.")])
+    assert "drug and alcohol service" not in past._plan(), past._plan()
+    now = _read(_depressed("Outpatient clinic. A 38-year-old woman is here to see you, alone."),
+                [("drug_use", "Do you use any drugs?", "I smoke weed every night to get to sleep.")])
+    assert "drug and alcohol service" in now._plan(), now._plan()
+
+
+def test_feeling_empty_inside_is_not_written_as_the_personality_term():
+    """test-v2-0364, 0022: 'I feel empty inside' was written 'chronic emptiness', a personality disorder's term."""
+    doctor = _depressed("Outpatient clinic. A 26-year-old woman is here to see you, alone.",
+                        {"chronic_emptiness": "I feel empty inside."})
+    note = doctor._note()
+    assert "chronic emptiness" not in note, note
+    assert "inner emptiness" in note, note
+
+
+def test_an_older_adult_on_an_ssri_gets_sodium_falls_and_vascular_checks_and_no_sleep_advice_unasked():
+    """test-v2-0030: a 73-year-old with low mood and poor memory, who denied sleep problems, was started on sertraline
+    with no sodium or falls check, no vascular risk management, and given sleep hygiene advice. A 40-year-old who
+    told of poor sleep still gets sleep hygiene and no older adult's checks."""
+    old = _depressed("Outpatient clinic. A 73-year-old man is here to see you, accompanied by his son.",
+                     {"memory_loss": "I walk into a room and forget why.", "hopelessness": "There's no point.",
+                      "weight_loss": "I've lost weight.", "excessive_guilt": "It's all my fault."}, denied={"insomnia"})
+    plan = old._plan()
+    assert old._leading()[0][0].code.startswith("F32"), old._leading()[0][0].code  # the premise: a depression leads
+    assert "sertraline" in plan, plan
+    assert "sodium" in plan and "falls" in plan, plan
+    assert "Vascular risk factors" in plan, plan
+    assert "sleep hygiene" not in plan, plan
+
+    young = _depressed("Outpatient clinic. A 40-year-old man is here to see you, alone.", {"insomnia": "I can't sleep."})
+    plan = young._plan()
+    assert "sodium checked" not in plan and "Vascular risk" not in plan, plan
+    if "sleep hygiene" in " ".join(h.other_treatment[0] for h in young.hyps if h.code == young._leading()[0][0].code):
+        assert "sleep hygiene" in plan, plan
+
+
+def test_a_severe_depression_living_alone_is_referred_to_the_crisis_team():
+    """test-v2-0147: a 63-year-old with a severe depression (PHQ-9 24), living alone and thinking it would be easier
+    not to wake up, had only 'consider admission if risk is high'. She is referred to the crisis team today."""
+    doctor = _depressed("Outpatient clinic. A 63-year-old woman is here to see you, alone.", {
+        "insomnia": "Nights, I'm lucky if I get three hours.", "hopelessness": "There's no point.",
+        "excessive_guilt": "It's all my fault.", "weight_loss": "I've lost a stone.",
+        "suicidal_ideation": "Sometimes I think it'd be easier not to wake up."})
+    _told(doctor, {"living_situation": "I rent a studio flat and live alone there."})
+    principal = doctor._leading()[0][0]
+    plan = doctor._plan()
+    if principal.code.startswith(("F32.2", "F32.3", "F33.2", "F33.3")):
+        assert "Crisis resolution and home treatment team" in plan, plan
+        assert "consider admission if risk is high" not in plan, plan
+    else:  # the premise: the lead must be a severe episode for this test to speak
+        raise AssertionError(f"lead {principal.code}: the test's patient is not read as a severe depression")
+
+
+def test_a_plan_with_no_drug_says_so_in_words_about_this_patient():
+    """test-v2-0191, 0022: 'Medication: none first line; avoid drugs that are unsafe for this presentation.'"""
+    doctor = _doctor("Outpatient clinic. A 26-year-old woman is here to see you, alone.")
+    doctor.findings.present.update({"stress_preoccupation": "It's all I think about.", "low_mood": "I feel down."})
+    doctor.findings.denied.update({"suicidal_ideation", "anhedonia", "elevated_mood"})
+    _told(doctor, {"hpi:1": "It started in October, after I lost my job."})
+    plan = doctor._plan()
+    assert "avoid drugs that are unsafe for this presentation" not in plan, plan
