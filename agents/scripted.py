@@ -1869,13 +1869,14 @@ class ScriptedClinician(Doctor):
         for item in conf["other_needs_symptom"]:  # no sleep hygiene for a patient who denied any sleep problem
             if set(item["denied"]) & self.findings.denied and not set(item["denied"]) & (heard - self.findings.denied):
                 other = [t for t in other if item["pattern"].lower() not in t.lower()]
-        crisis = conf["crisis_team"]
         he_she = {"female": "she", "male": "he"}.get(self.walk_in.sex or "", "they")
-        crisis_now = (
-            (self.walk_in.setting or "") in crisis["settings"]
-            and principal.code.startswith(tuple(crisis["codes"]))
-            and (bool(set(crisis["findings"]) & (heard - self.findings.denied)) or self._lives_alone())
-        )
+        crisis = next((
+            rule for rule in conf["same_day_care"]
+            if (self.walk_in.setting or "") in rule["settings"] and principal.code.startswith(tuple(rule["codes"]))
+            and (not rule["findings"] or set(rule["findings"]) & (heard - self.findings.denied)
+                 or (rule["or_living_alone"] and self._lives_alone()))
+        ), None)
+        crisis_now = crisis is not None
         if crisis_now:  # a severe depression at home: the crisis team today, not "consider admission if risk is high"
             other = [t for t in other if not any(w in t.lower() for w in crisis["replaces"])]
         if liver:

@@ -117,3 +117,30 @@ def test_a_plan_with_no_drug_says_so_in_words_about_this_patient():
     _told(doctor, {"hpi:1": "It started in October, after I lost my job."})
     plan = doctor._plan()
     assert "avoid drugs that are unsafe for this presentation" not in plan, plan
+
+
+def test_a_child_with_separation_anxiety_is_offered_no_ssri_first_line():
+    """test-v2-0214 (earlier stops): a 10-year-old with separation anxiety and school refusal was offered 'sertraline
+    25 mg once daily (adolescents)'. A 30-year-old with the same picture is still offered a drug."""
+    child = _doctor("Outpatient clinic. A 10-year-old girl is here to see you, accompanied by her father.")
+    child.findings.present.update({"separation_anxiety": "I just want to stay at home with my mum.",
+                                   "school_refusal": "She is missing school several days a week."})
+    child.findings.denied.update({"suicidal_ideation", "low_mood"})
+    assert child._leading()[0][0].code.startswith("F93"), child._leading()[0][0].code  # the premise
+    plan = child._plan()
+    assert "sertraline" not in plan.lower() and "none first line at this age" in plan, plan
+
+
+def test_a_psychotic_mania_in_the_clinic_is_assessed_for_admission_today():
+    """test-v2-0446 (earlier stops): a mania with grandiose and persecutory delusions, seen in the clinic, was planned
+    with 'consider admission' and quetiapine as an outpatient. It is assessed for admission today."""
+    doctor = _doctor("Outpatient clinic. A 34-year-old woman is here to see you, accompanied by her partner.")
+    doctor.findings.present.update({
+        "elevated_mood": "Fantastic.", "grandiose_delusions": "I'm the messenger, it's obvious.",
+        "persecutory_delusions": "People are following me.", "decreased_need_for_sleep": "Three hours and not tired.",
+        "pressured_speech": "x", "increased_goal_directed_activity": "Painting, writing a book, all at night."})
+    doctor.findings.denied.update({"suicidal_ideation", "low_mood"})
+    principal = doctor._leading()[0][0]
+    assert principal.code.startswith(("F31.2", "F30.2")), principal.code  # the premise: a psychotic mania leads
+    plan = doctor._plan()
+    assert "assessment for admission today" in plan and "consider admission" not in plan, plan
