@@ -1916,8 +1916,10 @@ class ScriptedClinician(Doctor):
             he = {"female": "she", "male": "he"}.get(self.walk_in.sex or "", "they")
             parts.append(conf["sedatives_beside_drinking"]["sentence"].format(he=he, drinks="drink" if he == "they" else "drinks"))
         # frequent drinking without dependence: advice and a goal, not a detoxification
-        if self.heavy_drinking() and not self.heavy_drinking(dependent=True):
-            parts.append(self.script["plan_safety"]["heavy_drinking"]["hazardous_advice"])
+        hazardous = self.script["plan_safety"]["heavy_drinking"]
+        dependence_named = any(h.code.startswith(tuple(hazardous["hazardous_not_when_codes"])) for h, _ in lead)
+        if self.heavy_drinking() and not self.heavy_drinking(dependent=True) and not dependence_named:
+            parts.append(hazardous["hazardous_advice"])
         if self._risk_to_others():
             parts.append(conf["risk_to_others"])
         family = conf["family_suicide"]

@@ -144,3 +144,30 @@ def test_a_psychotic_mania_in_the_clinic_is_assessed_for_admission_today():
     assert principal.code.startswith(("F31.2", "F30.2")), principal.code  # the premise: a psychotic mania leads
     plan = doctor._plan()
     assert "assessment for admission today" in plan and "consider admission" not in plan, plan
+
+
+def test_a_reply_that_does_not_describe_the_fit_is_not_quoted_as_the_fit():
+    """test-v2-0233: asked to describe his withdrawal fit, a man said 'I have a drink first thing now, just to get
+    going. Most days it's lager.' and the note wrote 'The fit, described: "I have a drink first thing now..."'."""
+    doctor = _doctor("Outpatient clinic. A 39-year-old man is here to see you, alone.")
+    _told(doctor, {"follow:seizure": "I have a drink first thing now, just to get going. Most days it's lager."})
+    assert 'The fit, described: "I have a drink' not in doctor._note(), doctor._note()
+    told = _doctor("Outpatient clinic. A 39-year-old man is here to see you, alone.")
+    _told(told, {"follow:seizure": "It came about a day after my last drink and I ended up in hospital."})
+    assert "ended up in hospital" in told._note(), told._note()
+
+
+def test_a_dependent_drinker_is_not_given_a_goal_to_cut_down():
+    """test-v2-0233: alcohol dependence with a withdrawal fit and possible cirrhosis was planned with the hazardous
+    drinker's 'a goal agreed to cut down', his 'drink first thing' matching no dependence cue."""
+    doctor = _doctor("Outpatient clinic. A 39-year-old man is here to see you, alone.")
+    doctor.findings.present.update({
+        "relief_drinking": "I have a drink first thing now, just to get going.", "alcohol_tolerance": "A couple of pints does nothing to me now.",
+        "withdrawal_seizures": "I had a fit when I stopped.", "continued_use_despite_harm": "My liver tests were bad, and I still drink.",
+        "alcohol_use": "Probably eight or nine pints most nights."})
+    _told(doctor, {"alcohol_use": "Probably eight or nine pints most nights. Everyone at the pub does."})
+    doctor.findings.denied.update({"suicidal_ideation"})
+    lead = [h.code for h, _ in doctor._leading()]
+    assert any(c.startswith("F10.2") for c in lead), lead  # the premise: a dependence is named
+    plan = doctor._plan()
+    assert "cut down" not in plan, plan
