@@ -1819,7 +1819,7 @@ class ScriptedClinician(Doctor):
             chosen = [conf["medical_instability"]["medication"]]
         medication = " ".join(chosen)
         parts.append(
-            medication or "Medication: none first line; avoid drugs that are unsafe for this presentation."
+            medication or conf["no_medication"]
         )
         if unstable:
             parts.insert(0, unstable)
@@ -1866,6 +1866,19 @@ class ScriptedClinician(Doctor):
             if not any(h.code.startswith(tuple(item["codes"])) for h, _ in lead) and not set(item["findings"]) & heard \
                     and not (item.get("or_heavy_drinking") and self.heavy_drinking()):
                 other = [t for t in other if item["pattern"].lower() not in t.lower()]
+        for item in conf["other_needs_symptom"]:  # no sleep hygiene for a patient who denied any sleep problem
+            if set(item["denied"]) & self.findings.denied and not set(item["denied"]) & (heard - self.findings.denied):
+                other = [t for t in other if item["pattern"].lower() not in t.lower()]
+        he_she = {"female": "she", "male": "he"}.get(self.walk_in.sex or "", "they")
+        crisis = next((
+            rule for rule in conf["same_day_care"]
+            if (self.walk_in.setting or "") in rule["settings"] and principal.code.startswith(tuple(rule["codes"]))
+            and (not rule["findings"] or set(rule["findings"]) & (heard - self.findings.denied)
+                 or (rule["or_living_alone"] and self._lives_alone()))
+        ), None)
+        crisis_now = crisis is not None
+        if crisis_now:  # a severe depression at home: the crisis team today, not "consider admission if risk is high"
+            other = [t for t in other if not any(w in t.lower() for w in crisis["replaces"])]
         if liver:
             # the liver plan's withdrawal sentence decides where and how: no second, vaguer withdrawal item
             said = conf["liver_disease"]["replaces_other"]["words"]
@@ -1875,6 +1888,17 @@ class ScriptedClinician(Doctor):
         safety = [item for item in principal.safety[:3] if fits(item)]
         if safety:
             parts.append(f"Safety: {'; '.join(safety)}.")
+        if crisis_now:
+            alone = ", living alone" if self._lives_alone() else ""
+            parts.append(crisis["sentence"].format(alone=alone, he=he_she))
+        older = conf["older_adult"]
+        if (self.walk_in.age or 0) >= older["min_age"]:  # hyponatraemia and falls on an SSRI at 73; the vascular risk
+            drug = re.search(older["drugs"], medication, re.IGNORECASE)
+            if drug:
+                parts.append(older["sentence"].format(drug=drug.group(0).lower()))
+            if (any(h.code.startswith(tuple(older["codes"])) for h, _ in lead) or set(older["findings"]) & (heard - self.findings.denied)) \
+                    and older["vascular_said"] not in " ".join(parts).lower():  # not twice (a cognitive disorder's own plan)
+                parts.append(older["vascular"])
         # baseline tests before a drug that needs them (lithium: renal and thyroid function), whatever the rules ask
         parts += [text for drug, text in conf["drug_work_up"].items() if drug in medication.lower()]
         # a lithium the patient stopped: restarting discussed, with its checks (not "lithium levels" with no lithium)
@@ -1892,8 +1916,10 @@ class ScriptedClinician(Doctor):
             he = {"female": "she", "male": "he"}.get(self.walk_in.sex or "", "they")
             parts.append(conf["sedatives_beside_drinking"]["sentence"].format(he=he, drinks="drink" if he == "they" else "drinks"))
         # frequent drinking without dependence: advice and a goal, not a detoxification
-        if self.heavy_drinking() and not self.heavy_drinking(dependent=True):
-            parts.append(self.script["plan_safety"]["heavy_drinking"]["hazardous_advice"])
+        hazardous = self.script["plan_safety"]["heavy_drinking"]
+        dependence_named = any(h.code.startswith(tuple(hazardous["hazardous_not_when_codes"])) for h, _ in lead)
+        if self.heavy_drinking() and not self.heavy_drinking(dependent=True) and not dependence_named:
+            parts.append(hazardous["hazardous_advice"])
         if self._risk_to_others():
             parts.append(conf["risk_to_others"])
         family = conf["family_suicide"]
@@ -2633,6 +2659,9 @@ class ScriptedClinician(Doctor):
         wording = self.script["note_writing"]["death_wish"]
         if concept == wording["concept"] and self._death_wish_passive():
             return wording["passive_term"]
+        instead = self.script["note_writing"]["term_instead"].get(concept)
+        if instead:  # "inner emptiness" for "I feel empty inside", not the personality disorder's "chronic emptiness"
+            return instead
         terms = self.lexicon.get(concept).clinical_terms
         for t in terms:
             if {m.concept_id for m in self.lexicon.find(t)} == {concept}:
@@ -2935,6 +2964,9 @@ class ScriptedClinician(Doctor):
                 self._tells(piece, kind["patterns"]) for kind in self.script["risk_disclosures"]["kinds"]
             ):
                 continue  # "I've taken tablets before" is an overdose for the risk assessment, not a medicine taken
+            elsewhere = conf["other_heading_findings"]
+            if key in elsewhere["keys"] and {c for c, _ in patient_findings(piece)} & set(elsewhere["concepts"]):
+                continue  # "No, I've never wanted to end my life, I've got work to think about" answers the risk questions
             if key in conf["not_a_plan"]["keys"] and any(re.search(p, piece, re.IGNORECASE) for p in conf["not_a_plan"]["patterns"]):
                 continue  # nor a plan: it is a past attempt
             if history or key in conf["end_at_any_finding"]:  # the patient answered, then drifted: the quote ends there
