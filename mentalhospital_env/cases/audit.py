@@ -121,6 +121,12 @@ _SINCE_AGE = re.compile(r"\b(?:since|from) (?:the )?(?:age (?:of )?)?(\d{1,2})\b
 _SINCE_STAGE = {"childhood": 6, "early childhood": 4, "infancy": 1, "primary school": 7, "her teens": 15,
                 "his teens": 15, "their teens": 15, "adolescence": 14, "secondary school": 12, "school": 8,
                 "birth": 0, "always": 3}
+#: an onset dated by the patient's age in a sentence that says the illness began then ("When he was 42 he stopped being
+#: his usual self", "It was at 18 that she first felt it", "the year she turned 30", "dates it to the age of 16"): ill
+#: since that age, as "since 42" reads. A bare "when he was 12" with no word of a beginning (a life event) is not read.
+_ONSET_AGE = re.compile(r"\b(?:when (?:she|he|they) (?:was|were)|the year (?:she|he|they) turned|(?:it|this|that) was at(?: the age of)?"
+                        r"|dates? (?:it|this|the change|the trouble) to(?: the age of)?)\s+(\d{1,2})\b(?!\s*(?:%|mg|units|kg|am|pm|hours|days|weeks|months|years))", re.I)
+_ONSET_WORDS = re.compile(r"\b(?:first|began|begun|started|start|stopped being|onset|dates?|turned|came on|changed)\b", re.I)
 _LIFELONG = re.compile(r"\b(lifelong|life-long|all (?:her|his|their) life|always been (?:like )?this|since (?:she|he|they) (?:was|were) (?:little|small|a child|young))\b", re.I)
 _AGE_MENTION = re.compile(r"\b(?:at|since|from|by|until|till|before|after|around|about|of)\s+(?:the\s+)?age\s+(?:of\s+)?(\d{1,3})\b|\baged\s+(\d{1,3})\b|\bat (\d{1,2}) (?:years old|she|he|they)\b", re.I)
 _BEFORE_AGE = re.compile(r"\bbefore (?:the )?age (?:of )?(\d{1,2})\b", re.I)
@@ -160,6 +166,13 @@ def _since_days(text: str, age: int) -> tuple[float, ...]:
         n = int(m.group(1))
         if n <= age:
             out.append((age - n) * 365.0)
+    for sentence in re.split(r"(?<=[.!?;])\s+", text) if _DIGIT.search(text) else ():
+        if not _ONSET_WORDS.search(sentence):
+            continue
+        for m in _ONSET_AGE.finditer(sentence):
+            n = int(m.group(1))
+            if n <= age:
+                out.append((age - n) * 365.0)
     low = text.lower()
     if _LIFELONG.search(text):
         out.append(max(0, age - 3) * 365.0)
