@@ -74,6 +74,9 @@ def test_a_safety_plan_in_any_words(ca, plan):
         ("Benzodiazepines are contraindicated here.", "benzodiazepine"),
         ("Do not start valproate.", "valproate"),
         ("Limit supply (lithium is dangerous in overdose).", "lithium"),
+        # stop 49: the drug a plan's choice is compared with is not proposed (held_out46 plan-1325, rated 5, was capped
+        # at 1 for a tricyclic it named only as what the SSRI is safer than)
+        ("An SSRI at its starting dose, safer in overdose than the older tricyclics.", "tricyclic_antidepressant"),
     ],
 )
 def test_a_refused_action_is_not_proposed(ca, plan, absent):

@@ -1533,3 +1533,15 @@ def test_a_vitamin_or_take_home_naloxone_is_a_safety_step_not_a_drug_for_another
     assert _plan_app(case, plan + " Oral thiamine 100 mg three times daily while her diet is poor.") > 2
     assert _plan_app(case, plan + " Supply take-home naloxone beside her prescribed codeine.") > 2
     assert _plan_app(case, plan + " Oral thiamine 100 mg daily. Risperidone 1 mg at night.") <= 2
+
+
+@pytest.mark.parametrize("words", ["a serotonin-noradrenaline reuptake inhibitor", "a serotonin and norepinephrine reuptake inhibitor"])
+def test_an_snri_named_by_its_class_is_an_antidepressant(words):
+    """Stop 49: a plan that names an SNRI by its class in words (held_out46 plan-1331, a PTSD plan rated 5: 'a
+    serotonin-noradrenaline reuptake inhibitor in modified-release form') proposed no drug the judge could read."""
+    from mentalhospital_env.rewards.mentaleval.features import read_plan
+    from mentalhospital_env.rewards.mentaleval.guidelines import case_guideline
+
+    case = _small_case()
+    reading = read_plan(f"Start {words} at its lowest usual dose; review in two weeks.", case_guideline(case))
+    assert "antidepressant" in reading.drug_classes
