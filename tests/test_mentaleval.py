@@ -412,11 +412,7 @@ def test_note_faults_ladder_reaches_the_main_risk_and_every_judge_is_monotone_on
 #: Stop 48: the generator's new chief complaints moved the draw; case-0001 of seed 5 (F32.3, 46) keeps Qual 4.5 with
 #: "antisocial acts" asserted in the history after the patient denied them (the judge's precision reading does not
 #: count a denied conduct finding). A judge fault, not mended this stop (no judge work at stop 48).
-_JUDGE_MISSES_DENIED_CONDUCT = pytest.mark.xfail(
-    strict=True, reason="stop 48: the offline judge keeps Qual 4.5 with a denied 'antisocial acts' asserted (case-0001, seed 5)")
-
-
-@pytest.mark.parametrize("index", [pytest.param(0, marks=_JUDGE_MISSES_DENIED_CONDUCT), 1, 2, 3, 4, 5])
+@pytest.mark.parametrize("index", [0, 1, 2, 3, 4, 5])
 def test_offline_judge_is_monotone_on_the_ladders_of_generated_cases(index):
     """Ladders written from synthetic cases of many disorders (not only the calibration case)."""
     from mentalhospital_env.rewards.mentaleval.ladders import build_ladders, check_judge, exemplary_chart

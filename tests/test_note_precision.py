@@ -516,3 +516,46 @@ def test_a_finding_the_note_says_was_not_explored_or_answered_is_no_claim():
                  "History: Low energy, poor concentration: not asked."):
         claims = dict(note_claims(text))
         assert "fatigue" not in claims and "poor_concentration" not in claims, (text, claims)
+
+
+def test_a_sentence_with_no_subject_of_its_own_is_the_patients_not_the_last_persons():
+    """Stop 49: who a clause is about does not carry across a full stop in a note. The generated case-0001 (seed 5)
+    ladder appended "repeated unlawful acts reported." after a sentence about a friend; the claim was read as the
+    friend's and the note kept Qual 4.5 with a finding the patient denied. A sentence naming another person keeps it."""
+    after_friend = "History of present illness: Tonight his oldest friend could not settle him and called for help. Repeated unlawful acts reported."
+    assert ("antisocial_acts", True) in note_claims(after_friend)
+    assert note_claims("History of present illness: He is low. His brother has a criminal record.") == ()
+
+
+def test_a_negation_that_closes_its_own_comma_item_denies_nothing_after_it():
+    """Stop 49: 'food tastes of nothing' is a finding, and its 'nothing' does not deny the broken sleep listed after it
+    (held_out43 note-920, rated 4, was charged with denying the sleep the patient gave); a denial heading its list
+    still covers it."""
+    claims = dict(note_claims("HPI: mood 'rock bottom', food tastes of nothing, tired, sleep all over the place, dropped gym."))
+    assert claims.get("insomnia") is True and claims.get("low_mood") is True
+    assert dict(note_claims("HPI: Denies low mood, anhedonia, poor sleep.")).get("insomnia") is False
+
+
+def test_what_a_note_says_was_not_said_is_no_claim():
+    """Stop 49: 'Did not say ... whether she spends more or takes risks' and 'not yet elicited' say a question is open,
+    as 'not asked' does (held_out45 note-983 and held_out32 note-456, rated 5, were charged with denials and
+    assertions they never made)."""
+    assert note_claims("HPI: Did not say how long the good spells last or whether she spends more or takes risks.") == ()
+    assert note_claims("HPI: Withdrawal symptoms and seizure history not yet elicited.") == ()
+
+
+def test_a_bare_mood_word_answering_a_mood_question_affirms_low_mood():
+    """Stop 49: 'How has your mood been?' 'Low, I suppose, really.' affirms low mood (held_out44 note-981, rated 4, was
+    charged with a low mood 'never raised'); a reply that does not open with the word does not."""
+    from mentalhospital_env.rewards.mentaleval.precision import reply_evidence
+
+    assert "low_mood" in reply_evidence("How has your mood been over the past few weeks?", "Low, i suppose, really.")[0]
+    assert "low_mood" not in reply_evidence("How has your mood been over the past few weeks?", "Fine, not low at all.")[0]
+
+
+def test_irritability_is_observed_at_interview():
+    """Stop 49: 'Guarded, terse, irritable.' in a mental state examination is what the clinician saw, not a claim the
+    patient must have made (held_out33 note-511, rated 5, lost a point for it)."""
+    case = calibration_case()
+    chart = Chart(turns=(Turn("How are things?", "Fine."),), note="Mental status examination: Guarded, terse, irritable.")
+    assert not [e for e in check_note(case, chart).errors if e.concept == "irritability"]
