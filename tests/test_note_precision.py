@@ -559,3 +559,27 @@ def test_irritability_is_observed_at_interview():
     case = calibration_case()
     chart = Chart(turns=(Turn("How are things?", "Fine."),), note="Mental status examination: Guarded, terse, irritable.")
     assert not [e for e in check_note(case, chart).errors if e.concept == "irritability"]
+
+
+@pytest.mark.parametrize(
+    ("note", "concept"),
+    [
+        ("History of present illness: He has never, even when very high, heard voices.", "auditory_hallucinations"),
+        ("Risk assessment: He has not, at any point this week, had thoughts of suicide.", "suicidal_ideation"),
+        ("Risk: SI denied, self-harm none, homicidal ideation.", "homicidal_ideation"),
+    ],
+)
+def test_not_never_or_no_before_a_comma_still_denies_the_finding_after_it(note, concept):
+    """Stop 49 mender: only a negation noun closing its item ('food tastes of nothing, tired') leaves what follows
+    affirmed; 'has never, even when very high, heard voices' denies the voices (a faithful note fell 4.25 -> 1.25 and a
+    note denying a patient's daily suicidal thoughts rose 1.1 -> 4.1 when every not/never/no closed its item)."""
+    assert (concept, True) not in note_claims(note)
+
+
+def test_a_note_denying_affirmed_suicidal_thoughts_across_a_comma_is_charged():
+    case = calibration_case()
+    chart = Chart(
+        turns=(Turn("Have you had any thoughts of ending your life or of suicide?",
+                    "Yes. I think about killing myself every day now, I've got pills saved up at home."),),
+        note="Risk assessment: He has not, at any point this week, had thoughts of suicide.")
+    assert [e for e in check_note(case, chart).errors if e.concept == "suicidal_ideation" and e.serious]

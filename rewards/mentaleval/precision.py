@@ -390,6 +390,14 @@ def _negation_words() -> frozenset[str]:
     return _NOTE_DENIALS | _OWN_NEGATIONS | frozenset(p[0] for p in load_language_cues().negation if len(p) == 1)
 
 
+@lru_cache(maxsize=1)
+def _item_closing_negations() -> frozenset[str]:
+    """``cues.json`` ``note_item_closing_negations``: negation nouns that end the comma item they close."""
+    from .cues import cue_file
+
+    return frozenset(cue_file()["note_item_closing_negations"]["words"])
+
+
 def _negation_ends_with_its_item(tokens: list[str], commas: frozenset[int], starts: list[int], at: int) -> bool:
     """Whether the negation before token ``at`` is one comma item's own and ends with that item, so that the finding
     at ``at``, in a later item, is affirmed (stop 42, issue 15). A note lists findings as comma items, each a claim of
@@ -406,9 +414,11 @@ def _negation_ends_with_its_item(tokens: list[str], commas: frozenset[int], star
         return False  # no negation, or the finding is in the negation's own item
     if tokens[cue] in _OWN_NEGATIONS:
         return True
-    if cue + 1 in commas and cue > max([c for c in commas if c <= cue] + [start]):
-        # the negation closes an item it does not open ("food tastes of nothing, tired, sleep all over the place":
-        # stop 49, held_out43 note-920, rated 4, was charged with denying the broken sleep the patient gave)
+    if tokens[cue] in _item_closing_negations() and cue + 1 in commas and cue > max([c for c in commas if c <= cue] + [start]):
+        # a negation noun that closes an item it does not open ("food tastes of nothing, tired, sleep all over the
+        # place": stop 49, held_out43 note-920, rated 4, was charged with denying the broken sleep the patient gave);
+        # never not/never/no/denied, which leave their finding after the comma ("has never, even when high, heard
+        # voices"; "SI denied, self-harm none, homicidal ideation")
         return True
     if cue not in commas or cue == start:
         return False  # the negation opens its sentence (or follows no comma): it heads the list
