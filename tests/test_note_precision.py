@@ -583,3 +583,28 @@ def test_a_note_denying_affirmed_suicidal_thoughts_across_a_comma_is_charged():
                     "Yes. I think about killing myself every day now, I've got pills saved up at home."),),
         note="Risk assessment: He has not, at any point this week, had thoughts of suicide.")
     assert [e for e in check_note(case, chart).errors if e.concept == "suicidal_ideation" and e.serious]
+
+
+@pytest.mark.parametrize(
+    ("note", "claim"),
+    [
+        ("Mental state: Active suicidal ideation with a plan to overdose, not stated to his sister.", ("suicidal_ideation", True)),
+        ("Perception: Hears voices commenting on him, did not say how often.", ("auditory_hallucinations", True)),
+        ("Mental state: Denies suicidal ideation, did not say whether he has access to means.", ("suicidal_ideation", False)),
+    ],
+)
+def test_did_not_say_leaves_unclaimed_only_what_it_governs(note, claim):
+    """Stop 49 mender: 'did not say/describe/answer' make no claim of what they govern ('did not say whether ...'), not
+    of the whole sentence, and a 'not stated' after a comma governs no finding before it (a note asserting voices the
+    patient denied escaped at 4.25, and one denying affirmed suicidal thoughts scored 4.1)."""
+    assert claim in note_claims(note)
+    assert note_claims("Risk: Low mood; did not say whether he has suicidal thoughts.") == (("low_mood", True),)
+
+
+def test_a_note_denying_affirmed_suicidal_thoughts_beside_did_not_say_is_charged():
+    case = calibration_case()
+    chart = Chart(
+        turns=(Turn("Have you had any thoughts of ending your life or of suicide?",
+                    "Yes. I think about killing myself every day now, I've got pills saved up at home."),),
+        note="Risk assessment: Denies suicidal ideation, did not say whether he has access to means.")
+    assert [e for e in check_note(case, chart).errors if e.concept == "suicidal_ideation" and e.serious]
