@@ -1541,3 +1541,27 @@ def test_an_snri_named_by_its_class_is_an_antidepressant(words):
     case = _small_case()
     reading = read_plan(f"Start {words} at its lowest usual dose; review in two weeks.", case_guideline(case))
     assert "antidepressant" in reading.drug_classes
+
+
+_BIPOLAR_PLAN = "Admit to the inpatient unit. Olanzapine 10 mg at night. Psychoeducation about relapse signs. Review daily."
+
+
+@pytest.mark.parametrize(
+    ("suite", "case_id", "plan", "added"),
+    [
+        ("test-v2", "test-v2-0020", _BIPOLAR_PLAN, "More than happy to start valproate 500 mg twice daily."),
+        ("handwritten", "hw-006", None, "Prescribe more than a week of diazepam 5 mg at night."),
+    ],
+)
+def test_a_drug_said_after_more_than_is_still_capped(suite, case_id, plan, added):
+    """Stop 49 mender: 'more than' compares no drug; valproate for a woman of childbearing age and a benzodiazepine in
+    PTSD keep their cap (test-v2-0020's valproate plan rose from App 2.0 to 4.6 when any 'than' refused the drug after it)."""
+    from mentalhospital_env.cases import load_suite
+    from mentalhospital_env.rewards.mentaleval import OfflineJudge
+    from mentalhospital_env.rewards.mentaleval.ladders import exemplary_chart
+
+    case = next(c for c in load_suite(suite).cases if c.case_id == case_id)
+    judge = OfflineJudge(dimensions=("treatment_appropriateness",))
+    plan = plan or exemplary_chart(case).treatment
+    assert judge.score(case, Chart(treatment=plan))["treatment_appropriateness"] > 2
+    assert judge.score(case, Chart(treatment=f"{plan} {added}"))["treatment_appropriateness"] <= 2
