@@ -608,3 +608,24 @@ def test_a_note_denying_affirmed_suicidal_thoughts_beside_did_not_say_is_charged
                     "Yes. I think about killing myself every day now, I've got pills saved up at home."),),
         note="Risk assessment: Denies suicidal ideation, did not say whether he has access to means.")
     assert [e for e in check_note(case, chart).errors if e.concept == "suicidal_ideation" and e.serious]
+
+
+@pytest.mark.parametrize(
+    "note",
+    [
+        "Past psychiatric history: None. His mother has bipolar disorder. Heard voices when unwell, admitted twice.",
+        "Risk assessment: His uncle died by suicide. Took an overdose of paracetamol.",
+        "Past psychiatric history: None. Sister has schizophrenia. Hears voices and is paranoid.",
+        "History of present illness: Son has ADHD. Impulsive, restless, can't concentrate at school.",
+        "History of present illness: Her mother has dementia. Memory poor, wanders at night.",
+        "HPI: 3/12 low mood. FHx: mum bipolar. Admitted twice, heard voices.",
+    ],
+)
+def test_a_relatives_illness_goes_on_into_the_next_sentence(note):
+    """Stop 49 mender: a sentence with no subject goes on about the relative the sentence before gave an illness, a
+    treatment or a death (a faithful note fell from Qual 4.25 to 1.25 for its mother's voices), while an action of
+    another person carries nothing and 'since' tells the patient's own course."""
+    claims = dict(note_claims(note))
+    assert not {"auditory_hallucinations", "self_harm", "persecutory_delusions", "impulsivity", "memory_loss"} & set(claims), claims
+    assert dict(note_claims("History of present illness: Partner left in March. Low mood, poor sleep since.")).get("low_mood") is True
+    assert dict(note_claims("History of present illness: Her son died last year. Low mood since.")).get("low_mood") is True

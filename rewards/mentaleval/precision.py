@@ -341,7 +341,44 @@ def _about_another_in_its_sentence(tokens: list[str], sentence_starts: list[int]
     following = min([s for s in sentence_starts if s > at] or [len(tokens)])
     own = clauses(" ".join(tokens[sentence:following]))
     clause = next((c for c in own if c.start <= at - sentence < c.end), None)
-    return clause is None or clause.subject == "other"
+    if clause is None or clause.subject == "other":
+        return True
+    if any(o for o in own if o.subject == "other"):
+        return False  # the sentence names its own people, and this clause is the patient's
+    return _carries_another(tokens, sentence_starts, sentence, following)
+
+
+def _carries_another(tokens: list[str], sentence_starts: list[int], sentence: int, following: int, depth: int = 2) -> bool:
+    """Whether the sentence ``tokens[sentence:following]``, which has no subject of its own, goes on about the person
+    the sentence before it gives an illness, a diagnosis, a treatment or a death ("His mother has bipolar disorder.
+    Heard voices when unwell, admitted twice."; "His uncle died by suicide. Took an overdose of paracetamol.": the
+    stop 49 mender, the relative's history was charged to the patient). An action of another person ("his friend
+    called for help. Repeated unlawful acts reported.") carries nothing, nor does a sentence that tells of the
+    patient's own course since ("Partner left in March. Low mood, poor sleep since."; "Her son died last year. Low
+    mood since.")."""
+    cues = _carry_cues()
+    words = [stem(t) for t in tokens[sentence:following]]
+    if depth <= 0 or sentence <= 0 or any(words[i : i + len(c)] == list(c) for c in cues["own_course"] for i in range(len(words))):
+        return False
+    previous = max(s for s in sentence_starts if s < sentence)
+    text = " ".join(tokens[previous:sentence])
+    others = [(c.start, c.end) for c in clauses(text) if c.subject == "other"]
+    if not others:
+        return _carries_another(tokens, sentence_starts, previous, sentence, depth - 1)
+    stems = [stem(t) for t in tokens[previous:sentence]]
+    spans = [(a, b) for a, b, _ in _disorder_names().find(stems)] + [(m.start, m.end) for m in mentions(text)]
+    spans += [(i, i + len(c)) for c in cues["illness"] for i in range(len(stems)) if stems[i : i + len(c)] == list(c)]
+    return any(a < e and s < b for a, b in spans for s, e in others)
+
+
+@lru_cache(maxsize=1)
+def _carry_cues() -> dict[str, tuple[tuple[str, ...], ...]]:
+    """``cues.json`` ``note_subject_carried_by``, stemmed: 'illness' (words that give a person an illness, a
+    treatment or a death) and 'own_course' (words that make a sentence the patient's own course since an event)."""
+    from .cues import cue_file
+
+    raw = cue_file()["note_subject_carried_by"]
+    return {k: tuple(tuple(stem(t) for t in tokenize(p)) for p in raw[k] if tokenize(p)) for k in ("illness", "own_course")}
 
 
 @lru_cache(maxsize=1)
