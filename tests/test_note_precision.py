@@ -629,3 +629,17 @@ def test_a_relatives_illness_goes_on_into_the_next_sentence(note):
     assert not {"auditory_hallucinations", "self_harm", "persecutory_delusions", "impulsivity", "memory_loss"} & set(claims), claims
     assert dict(note_claims("History of present illness: Partner left in March. Low mood, poor sleep since.")).get("low_mood") is True
     assert dict(note_claims("History of present illness: Her son died last year. Low mood since.")).get("low_mood") is True
+
+
+@pytest.mark.parametrize(
+    "reply",
+    ["Low? No, not at all, I'm great.", "Flat out busy, never felt better.", "Awful lot better since the new tablets, thanks.",
+     "Low-key, fine really.", "Down the pub most nights, having a laugh.", "Down to the gym most days, feeling good."],
+)
+def test_a_mood_word_asked_back_or_opening_a_phrase_affirms_no_low_mood(reply):
+    """Stop 49 mender: the bare mood word that answers a mood question ('Low, I suppose') is low mood; the word asked
+    back, joined or opening a phrase ('Low? No', 'Low-key', 'Flat out busy', 'Down the pub') is not."""
+    from mentalhospital_env.rewards.mentaleval.precision import reply_evidence
+
+    assert "low_mood" not in reply_evidence("How has your mood been over the past few weeks?", reply)[0]
+    assert "low_mood" in reply_evidence("How has your mood been over the past few weeks?", "Low, i suppose, really.")[0]
