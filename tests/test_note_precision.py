@@ -629,6 +629,9 @@ def test_a_relatives_illness_goes_on_into_the_next_sentence(note):
     assert not {"auditory_hallucinations", "self_harm", "persecutory_delusions", "impulsivity", "memory_loss"} & set(claims), claims
     assert dict(note_claims("History of present illness: Partner left in March. Low mood, poor sleep since.")).get("low_mood") is True
     assert dict(note_claims("History of present illness: Her son died last year. Low mood since.")).get("low_mood") is True
+    # a finding of the patient's about others is no illness of theirs (held_out46 note-1016)
+    assert ("auditory_hallucinations", True) in note_claims(
+        "HPI: Presents with fixed persecutory delusions that colleagues and family are conspiring against her. Admits to hearing voices commenting on her.")
 
 
 @pytest.mark.parametrize(

@@ -366,7 +366,9 @@ def _carries_another(tokens: list[str], sentence_starts: list[int], sentence: in
     if not others:
         return _carries_another(tokens, sentence_starts, previous, sentence, depth - 1)
     stems = [stem(t) for t in tokens[previous:sentence]]
-    spans = [(a, b) for a, b, _ in _disorder_names().find(stems)] + [(m.start, m.end) for m in mentions(text)]
+    # a disorder's name or an illness word, not any finding: "fixed persecutory delusions that colleagues and family
+    # are conspiring against her. Admits to hearing voices" is the patient's (held_out46 note-1016, rated 1)
+    spans = [(a, b) for a, b, _ in _disorder_names().find(stems)]
     spans += [(i, i + len(c)) for c in cues["illness"] for i in range(len(stems)) if stems[i : i + len(c)] == list(c)]
     return any(a < e and s < b for a, b in spans for s, e in others)
 
