@@ -516,3 +516,133 @@ def test_a_finding_the_note_says_was_not_explored_or_answered_is_no_claim():
                  "History: Low energy, poor concentration: not asked."):
         claims = dict(note_claims(text))
         assert "fatigue" not in claims and "poor_concentration" not in claims, (text, claims)
+
+
+def test_a_sentence_with_no_subject_of_its_own_is_the_patients_not_the_last_persons():
+    """Stop 49: who a clause is about does not carry across a full stop in a note. The generated case-0001 (seed 5)
+    ladder appended "repeated unlawful acts reported." after a sentence about a friend; the claim was read as the
+    friend's and the note kept Qual 4.5 with a finding the patient denied. A sentence naming another person keeps it."""
+    after_friend = "History of present illness: Tonight his oldest friend could not settle him and called for help. Repeated unlawful acts reported."
+    assert ("antisocial_acts", True) in note_claims(after_friend)
+    assert note_claims("History of present illness: He is low. His brother has a criminal record.") == ()
+
+
+def test_a_negation_that_closes_its_own_comma_item_denies_nothing_after_it():
+    """Stop 49: 'food tastes of nothing' is a finding, and its 'nothing' does not deny the broken sleep listed after it
+    (held_out43 note-920, rated 4, was charged with denying the sleep the patient gave); a denial heading its list
+    still covers it."""
+    claims = dict(note_claims("HPI: mood 'rock bottom', food tastes of nothing, tired, sleep all over the place, dropped gym."))
+    assert claims.get("insomnia") is True and claims.get("low_mood") is True
+    assert dict(note_claims("HPI: Denies low mood, anhedonia, poor sleep.")).get("insomnia") is False
+
+
+def test_what_a_note_says_was_not_said_is_no_claim():
+    """Stop 49: 'Did not say ... whether she spends more or takes risks' and 'not yet elicited' say a question is open,
+    as 'not asked' does (held_out45 note-983 and held_out32 note-456, rated 5, were charged with denials and
+    assertions they never made)."""
+    assert note_claims("HPI: Did not say how long the good spells last or whether she spends more or takes risks.") == ()
+    assert note_claims("HPI: Withdrawal symptoms and seizure history not yet elicited.") == ()
+
+
+def test_a_bare_mood_word_answering_a_mood_question_affirms_low_mood():
+    """Stop 49: 'How has your mood been?' 'Low, I suppose, really.' affirms low mood (held_out44 note-981, rated 4, was
+    charged with a low mood 'never raised'); a reply that does not open with the word does not."""
+    from mentalhospital_env.rewards.mentaleval.precision import reply_evidence
+
+    assert "low_mood" in reply_evidence("How has your mood been over the past few weeks?", "Low, i suppose, really.")[0]
+    assert "low_mood" not in reply_evidence("How has your mood been over the past few weeks?", "Fine, not low at all.")[0]
+
+
+def test_irritability_is_observed_at_interview():
+    """Stop 49: 'Guarded, terse, irritable.' in a mental state examination is what the clinician saw, not a claim the
+    patient must have made (held_out33 note-511, rated 5, lost a point for it)."""
+    case = calibration_case()
+    chart = Chart(turns=(Turn("How are things?", "Fine."),), note="Mental status examination: Guarded, terse, irritable.")
+    assert not [e for e in check_note(case, chart).errors if e.concept == "irritability"]
+
+
+@pytest.mark.parametrize(
+    ("note", "concept"),
+    [
+        ("History of present illness: He has never, even when very high, heard voices.", "auditory_hallucinations"),
+        ("Risk assessment: He has not, at any point this week, had thoughts of suicide.", "suicidal_ideation"),
+        ("Risk: SI denied, self-harm none, homicidal ideation.", "homicidal_ideation"),
+    ],
+)
+def test_not_never_or_no_before_a_comma_still_denies_the_finding_after_it(note, concept):
+    """Stop 49 mender: only a negation noun closing its item ('food tastes of nothing, tired') leaves what follows
+    affirmed; 'has never, even when very high, heard voices' denies the voices (a faithful note fell 4.25 -> 1.25 and a
+    note denying a patient's daily suicidal thoughts rose 1.1 -> 4.1 when every not/never/no closed its item)."""
+    assert (concept, True) not in note_claims(note)
+
+
+def test_a_note_denying_affirmed_suicidal_thoughts_across_a_comma_is_charged():
+    case = calibration_case()
+    chart = Chart(
+        turns=(Turn("Have you had any thoughts of ending your life or of suicide?",
+                    "Yes. I think about killing myself every day now, I've got pills saved up at home."),),
+        note="Risk assessment: He has not, at any point this week, had thoughts of suicide.")
+    assert [e for e in check_note(case, chart).errors if e.concept == "suicidal_ideation" and e.serious]
+
+
+@pytest.mark.parametrize(
+    ("note", "claim"),
+    [
+        ("Mental state: Active suicidal ideation with a plan to overdose, not stated to his sister.", ("suicidal_ideation", True)),
+        ("Perception: Hears voices commenting on him, did not say how often.", ("auditory_hallucinations", True)),
+        ("Mental state: Denies suicidal ideation, did not say whether he has access to means.", ("suicidal_ideation", False)),
+    ],
+)
+def test_did_not_say_leaves_unclaimed_only_what_it_governs(note, claim):
+    """Stop 49 mender: 'did not say/describe/answer' make no claim of what they govern ('did not say whether ...'), not
+    of the whole sentence, and a 'not stated' after a comma governs no finding before it (a note asserting voices the
+    patient denied escaped at 4.25, and one denying affirmed suicidal thoughts scored 4.1)."""
+    assert claim in note_claims(note)
+    assert note_claims("Risk: Low mood; did not say whether he has suicidal thoughts.") == (("low_mood", True),)
+
+
+def test_a_note_denying_affirmed_suicidal_thoughts_beside_did_not_say_is_charged():
+    case = calibration_case()
+    chart = Chart(
+        turns=(Turn("Have you had any thoughts of ending your life or of suicide?",
+                    "Yes. I think about killing myself every day now, I've got pills saved up at home."),),
+        note="Risk assessment: Denies suicidal ideation, did not say whether he has access to means.")
+    assert [e for e in check_note(case, chart).errors if e.concept == "suicidal_ideation" and e.serious]
+
+
+@pytest.mark.parametrize(
+    "note",
+    [
+        "Past psychiatric history: None. His mother has bipolar disorder. Heard voices when unwell, admitted twice.",
+        "Risk assessment: His uncle died by suicide. Took an overdose of paracetamol.",
+        "Past psychiatric history: None. Sister has schizophrenia. Hears voices and is paranoid.",
+        "History of present illness: Son has ADHD. Impulsive, restless, can't concentrate at school.",
+        "History of present illness: Her mother has dementia. Memory poor, wanders at night.",
+        "HPI: 3/12 low mood. FHx: mum bipolar. Admitted twice, heard voices.",
+    ],
+)
+def test_a_relatives_illness_goes_on_into_the_next_sentence(note):
+    """Stop 49 mender: a sentence with no subject goes on about the relative the sentence before gave an illness, a
+    treatment or a death (a faithful note fell from Qual 4.25 to 1.25 for its mother's voices), while an action of
+    another person carries nothing and 'since' tells the patient's own course."""
+    claims = dict(note_claims(note))
+    assert not {"auditory_hallucinations", "self_harm", "persecutory_delusions", "impulsivity", "memory_loss"} & set(claims), claims
+    assert dict(note_claims("History of present illness: Partner left in March. Low mood, poor sleep since.")).get("low_mood") is True
+    assert dict(note_claims("History of present illness: Her son died last year. Low mood since.")).get("low_mood") is True
+    # a finding of the patient's about others is no illness of theirs (held_out46 note-1016)
+    assert ("auditory_hallucinations", True) in note_claims(
+        "HPI: Presents with fixed persecutory delusions that colleagues and family are conspiring against her. Admits to hearing voices commenting on her.")
+
+
+@pytest.mark.parametrize(
+    "reply",
+    ["Low? No, not at all, I'm great.", "Flat out busy, never felt better.", "Awful lot better since the new tablets, thanks.",
+     "Low-key, fine really.", "Down the pub most nights, having a laugh.", "Down to the gym most days, feeling good."],
+)
+def test_a_mood_word_asked_back_or_opening_a_phrase_affirms_no_low_mood(reply):
+    """Stop 49 mender: the bare mood word that answers a mood question ('Low, I suppose') is low mood; the word asked
+    back, joined or opening a phrase ('Low? No', 'Low-key', 'Flat out busy', 'Down the pub') is not."""
+    from mentalhospital_env.rewards.mentaleval.precision import reply_evidence
+
+    assert "low_mood" not in reply_evidence("How has your mood been over the past few weeks?", reply)[0]
+    assert "low_mood" in reply_evidence("How has your mood been over the past few weeks?", "Low, i suppose, really.")[0]
