@@ -1676,7 +1676,7 @@ class ScriptedClinician(Doctor):
             for sentence in split_sentences(reply):
                 if not any(re.search(p, sentence, re.IGNORECASE) for p in conf["patterns"]):
                     continue
-                if said("ended", sentence) or said("medicine", sentence):
+                if self._use_ended(sentence) or said("medicine", sentence):
                     continue
                 told = {c for c, negated in patient_findings(sentence) if not negated} & substances
                 if use in told or (not told and (key == use or self.about_use.get(key) == use)):
@@ -1874,7 +1874,8 @@ class ScriptedClinician(Doctor):
             rule for rule in conf["same_day_care"]
             if (self.walk_in.setting or "") in rule["settings"] and principal.code.startswith(tuple(rule["codes"]))
             and (not rule["findings"] or set(rule["findings"]) & (heard - self.findings.denied)
-                 or (rule["or_living_alone"] and self._lives_alone()))
+                 or (rule["or_living_alone"] and self._lives_alone()
+                     and set(rule.get("alone_with", ())) & (heard - self.findings.denied)))
         ), None)
         crisis_now = crisis is not None
         if crisis_now:  # a severe depression at home: the crisis team today, not "consider admission if risk is high"
@@ -1890,12 +1891,14 @@ class ScriptedClinician(Doctor):
             parts.append(f"Safety: {'; '.join(safety)}.")
         if crisis_now:
             alone = ", living alone" if self._lives_alone() else ""
-            parts.append(crisis["sentence"].format(alone=alone, he=he_she))
+            young = self.walk_in.age is not None and self.walk_in.age < 18 and crisis.get("under_18_sentence")
+            parts.append((young or crisis["sentence"]).format(alone=alone, he=he_she))
         older = conf["older_adult"]
         if (self.walk_in.age or 0) >= older["min_age"]:  # hyponatraemia and falls on an SSRI at 73; the vascular risk
             drug = re.search(older["drugs"], medication, re.IGNORECASE)
             if drug:
-                parts.append(older["sentence"].format(drug=drug.group(0).lower()))
+                taken = drug.group(0).lower() in self._drugs_taken()  # "Older adult on sertraline", not "starting" it
+                parts.append(older["sentence_taken" if taken else "sentence"].format(drug=drug.group(0).lower()))
             if (any(h.code.startswith(tuple(older["codes"])) for h, _ in lead) or set(older["findings"]) & (heard - self.findings.denied)) \
                     and older["vascular_said"] not in " ".join(parts).lower():  # not twice (a cognitive disorder's own plan)
                 parts.append(older["vascular"])
@@ -2062,7 +2065,8 @@ class ScriptedClinician(Doctor):
             said = lambda kind, text: any(re.search(p, text, re.IGNORECASE) for p in conf[kind])  # noqa: E731
             current = said("current", sentence)  # "I smoke skunk twice a day": a frequency now outweighs 'light'
             following = " ".join(sentences[i + 1 : i + 2])  # "I use cocaine at stag dos. None this year."
-            if said("ended", sentence) or said("medicine", sentence) or (not current and (said("light", sentence) or said("ended", following))):
+            if self._use_ended(sentence) or said("medicine", sentence) or (
+                    not current and (said("light", sentence) or said("ended", following) or said("ended_period", following))):
                 continue
             if not any(re.search(n, sentence, re.IGNORECASE) for n in conf["names"]):
                 continue  # no drug named in it ("managed money jointly")
@@ -2071,6 +2075,18 @@ class ScriptedClinician(Doctor):
                     self.current_uses.add(c)
                     out.append(c)
         return out
+
+    def _use_ended(self, sentence: str) -> bool:
+        """Whether ``sentence`` tells a use that is over (``plan.past_use``): an 'ended' pattern, or a time of life
+        ('ended_period': 'at uni', 'when I was younger') with no 'continuing' cue in it ('still', 'since I was', 'I
+        smoke') and no 'current' frequency beside a present use ('I smoke weed at college, most days')."""
+        conf = self.script["plan"]["past_use"]
+        said = lambda kind: any(re.search(p, sentence, re.IGNORECASE) for p in conf[kind])  # noqa: E731
+        if said("ended"):
+            return True
+        if not said("ended_period"):
+            return False
+        return not (said("continuing") or (said("current") and not said("past_verb")))
 
     def _ect_unwarranted(self, sentence: str) -> bool:
         """Whether ``sentence`` proposes electroconvulsive therapy with none of the findings that would make a
@@ -2518,8 +2534,17 @@ class ScriptedClinician(Doctor):
 
     def _lives_alone(self) -> bool:
         """Whether the reply about home says the patient lives alone (``plan.living_alone``)."""
+        conf = self.script["plan"]["living_alone"]
         home = " ".join(self.findings.answers.get(c, "") for c in ("living_situation", "dependants")).lower()
-        return any(w in home for w in self.script["plan"]["living_alone"]["words"])
+        for clause in re.split(conf["clauses"], home):  # only the patient's own clause: "my mum lives alone" is not
+            for w in conf["words"]:
+                at = clause.find(w)
+                if at < 0:
+                    continue
+                before = clause[:at]
+                if re.search(conf["first_person"], before, re.IGNORECASE) or not re.search(conf["other_subject"], before, re.IGNORECASE):
+                    return True
+        return False
 
     def _dependants_possible(self) -> bool:
         """Whether an admitted adult may leave children or others at home: not denied, or named."""

@@ -171,3 +171,79 @@ def test_a_dependent_drinker_is_not_given_a_goal_to_cut_down():
     assert any(c.startswith("F10.2") for c in lead), lead  # the premise: a dependence is named
     plan = doctor._plan()
     assert "cut down" not in plan, plan
+
+
+def test_cannabis_still_used_since_university_is_current_use_to_refer():
+    """Review of s49-clin: the 'at uni' reading of a past use silenced use that goes on: 'I started smoking weed at
+    uni and I still smoke it most nights.' lost the drug service referral. A continuing cue in the sentence wins."""
+    for reply in ["I started smoking weed at uni and I still smoke it most nights.",
+                  "I've smoked weed every day since I was at uni.",
+                  "I smoke weed at college with my mates, most days."]:
+        doctor = _read(_depressed("Outpatient clinic. A 19-year-old man is here to see you, alone."),
+                       [("drug_use", "Do you use any drugs?", reply)])
+        assert "drug and alcohol service" in doctor._plan(), (reply, doctor._plan())
+    past = _read(_depressed("Outpatient clinic. A 38-year-old woman is here to see you, alone."),
+                 [("drug_use", "Do you use any drugs?", "I smoked weed every day at uni, none now.")])
+    assert "drug and alcohol service" not in past._plan(), past._plan()
+
+
+def test_a_fit_told_in_a_witness_words_is_quoted_as_the_fit():
+    """Review of s49-clin: 'My wife said I went rigid and jerked about for a couple of minutes.' lost its quote once
+    follow:seizure needed a subject cue: the words witnesses use for a fit are cues."""
+    for reply, words in [("My wife said I went rigid and jerked about for a couple of minutes.", "went rigid"),
+                         ("I went stiff and was twitching, foaming at the mouth, she said.", "foaming")]:
+        doctor = _doctor("Outpatient clinic. A 39-year-old man is here to see you, alone.")
+        _told(doctor, {"follow:seizure": reply})
+        assert words in doctor._note(), doctor._note()
+
+
+def test_a_relative_living_alone_is_not_the_patient_living_alone():
+    """Review of s49-clin: 'I live with my husband. My mum lives alone round the corner.' was read as the patient
+    living alone, and a severe depression was planned as '(a severe depression, living alone)'."""
+    for home in ["I live with my husband. My mum lives alone round the corner.",
+                 "My dad lives alone since mum died; I'm with my partner."]:
+        doctor = _doctor("Outpatient clinic. A 40-year-old woman is here to see you, alone.")
+        _told(doctor, {"living_situation": home})
+        assert not doctor._lives_alone(), home
+    for home in ["I rent a studio flat and lives alone there.", "Since the divorce I live alone.",
+                 "I'm on my own in a flat."]:
+        doctor = _doctor("Outpatient clinic. A 40-year-old woman is here to see you, alone.")
+        _told(doctor, {"living_situation": home})
+        assert doctor._lives_alone(), home
+
+
+def test_a_severe_depression_in_a_fifteen_year_old_goes_to_the_camhs_crisis_team():
+    """Review of s49-clin: a 15-year-old with a severe depression and a passive death wish was referred to the adult
+    'Crisis resolution and home treatment team'; under 18 it is the CAMHS crisis team."""
+    doctor = _depressed("Outpatient clinic. A 15-year-old girl is here to see you, accompanied by her mother.", {
+        "suicidal_ideation": "Sometimes I wish I wouldn't wake up.", "hopelessness": "There's no point.",
+        "weight_loss": "I've lost weight.", "excessive_guilt": "It's all my fault.", "insomnia": "I can't sleep."})
+    principal = doctor._leading()[0][0]
+    assert principal.code.startswith(("F32.2", "F32.3")), principal.code  # the premise
+    plan = doctor._plan()
+    assert "CAMHS crisis" in plan and "Crisis resolution and home treatment team" not in plan, plan
+
+
+def test_living_alone_without_a_risk_finding_is_no_crisis_referral():
+    """Review of s49-clin: a severe depression living alone, suicidal thoughts denied and no self-neglect, was sent to
+    the crisis team today. Living alone raises the risk a finding tells; alone, it is no same-day referral."""
+    doctor = _depressed("Outpatient clinic. A 30-year-old man is here to see you, alone.", {
+        "hopelessness": "There's no point.", "weight_loss": "I've lost weight.", "excessive_guilt": "It's all my fault.",
+        "insomnia": "I can't sleep.", "psychomotor_retardation": "I move like I'm in treacle.",
+        "decreased_appetite": "I've no appetite."}, denied={"suicidal_ideation", "self_harm", "suicide_plan"})
+    _told(doctor, {"living_situation": "I live alone in a flat."})
+    assert doctor._leading()[0][0].code.startswith(("F32.2", "F32.3")), doctor._leading()[0][0].code  # the premise
+    plan = doctor._plan()
+    assert "Crisis resolution" not in plan, plan
+
+
+def test_an_older_adult_continuing_an_ssri_is_not_said_to_be_starting_it():
+    """Review of s49-clin: 'Older adult starting sertraline' was written for a 78-year-old who already takes it."""
+    doctor = _depressed("Outpatient clinic. A 78-year-old woman is here to see you, accompanied by her daughter.", {
+        "hopelessness": "There's no point.", "weight_loss": "I've lost weight.", "insomnia": "I can't sleep at all."})
+    doctor.findings.present["medications_current"] = "I take sertraline 50 mg."
+    _told(doctor, {"medications_current": "I take sertraline 50 mg every morning."})
+    plan = doctor._plan()
+    if "sertraline" in plan.lower():
+        assert "starting sertraline" not in plan.lower(), plan
+        assert "sodium" in plan, plan
