@@ -17,3 +17,12 @@ def test_the_patients_own_change_is_still_said():
     said = voiced("medical_history", "Weight loss of 5 kg over two months.", "female")
     assert said and "weight loss" in said.lower()
     assert voiced("personal_history", "Left school at 16.", "male") == "I left school at 16."
+
+
+def test_a_role_is_said_with_be_not_had():
+    # uw-018's "smoker" was said "I have smoker."
+    assert voiced("substance_use", "Smoker.", "female") == "I'm a smoker."
+    assert voiced("substance_use", "Current smoker, 10 cigarettes a day.", "male") == "I'm a current smoker, 10 cigarettes a day."
+    assert voiced("substance_use", "Heavy drinker since 2015.", "male") == "I've been a heavy drinker since 2015."
+    # a noun after the role word is a thing had, not a role
+    assert "student loans" in (voiced("social_history", "Student loans of 20000 pounds.", "female") or "")
