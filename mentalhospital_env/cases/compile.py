@@ -3302,6 +3302,16 @@ def _possession_shape(sent: str, data: dict[str, Any]) -> str | None:
     pre, lead, obj_text, stop = m.group(1), m.group(2).strip(), m.group(3).strip(), m.group(4) or "."
     if not obj_text:
         return None
+    roles = data["role_nouns"]
+    role = re.match(rf"^((?:(?:{'|'.join(map(re.escape, roles['modifiers']))})\s+)*)({'|'.join(map(re.escape, roles['nouns']))})(?=$|[,;]|\s+(?:since|for|from|at|of|in|until|and|\d))",
+                    obj_text, re.IGNORECASE)
+    if role:
+        # "I have smoker." (a role the patient is, not a thing had): "I'm a smoker.", "I was a heavy drinker."
+        be = {"had": " was", "haven't had": "'m not", "hadn't had": " wasn't", "'ve not had": "'m not", "don't have": "'m not"}.get(lead, "'m")
+        if be == "'m" and re.search(r"\b(?:since|for \d|for (?:years|months|weeks))\b", obj_text):
+            be = "'ve been"  # "heavy drinker since 2015": it has lasted
+        said = obj_text[0].lower() + obj_text[1:]
+        return f"{pre}{be} {'an' if said[0] in 'aeiou' else 'a'} {said}{stop}"
     if lead in ("'ve had", "have had", "had") and re.match(r"^[a-z][\w'-]* [A-Z][a-z][\w'-]*\b", obj_text):
         # the record's verbless line was a name or a title in capitals ("Partner <First> <Last>", "<Org> Recovery
         # Partnership", "Person Escort Record", a sign-off), its first capital lowered by the lead: nothing had (an
