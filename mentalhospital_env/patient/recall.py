@@ -368,6 +368,9 @@ def amount_in(text: str) -> str | None:
     return m.group(0).strip() if m else None
 
 
+_RATE_AFTER = re.compile(r"\s+(?:a|an|per|each|every)\s+(?:day|week|month|year|night|morning|evening)\b", re.IGNORECASE)
+
+
 def duration_in(text: str) -> str | None:
     """How long, as the text says it ("about two years", "four months ago"), or ``None``."""
     for m in load_recall_rules().duration.finditer(text or ""):
@@ -375,6 +378,8 @@ def duration_in(text: str) -> str | None:
         words = found.lower().split()
         if words[0] in ("a", "an") and not found.lower().endswith(" ago"):
             continue  # "110 units a week", "twice a day": a rate, not how long
+        if _RATE_AFTER.match(text, m.end()):
+            continue  # "three hours a day", "two days a week": a rate, not how long
         return re.sub(r"^for\s+", "", found, flags=re.IGNORECASE)
     return None
 
@@ -2565,6 +2570,9 @@ class MemorySkill:
         facts.sort(
             key=lambda f: (
                 timing and self.index.durations.get(f.id) is None,  # "how long?": the facts that say,
+                # of those, one that says it of the thing asked ("How long does the relief last after a negative
+                # result?" - "relief for about an afternoon", not the illness's "eleven tests in eighteen months")
+                timing and bool(self._anchors_asked) and not self.index.anchors(self._anchors_asked, f),
                 timing and f.id not in disclosed,  # those just spoken of first
                 # a sentence the record gives the patient no words for (a risk assessment's "Safeguarding: ...
                 # while she is drinking (16 units of vodka a day)") comes after one the patient can say: its amount
