@@ -74,29 +74,10 @@ def test_a_safety_plan_in_any_words(ca, plan):
         ("Benzodiazepines are contraindicated here.", "benzodiazepine"),
         ("Do not start valproate.", "valproate"),
         ("Limit supply (lithium is dangerous in overdose).", "lithium"),
-        # stop 49: the drug a plan's choice is compared with is not proposed (held_out46 plan-1325, rated 5, was capped
-        # at 1 for a tricyclic it named only as what the SSRI is safer than)
-        ("An SSRI at its starting dose, safer in overdose than the older tricyclics.", "tricyclic_antidepressant"),
     ],
 )
 def test_a_refused_action_is_not_proposed(ca, plan, absent):
     assert absent not in ca.proposed(plan)
-
-
-@pytest.mark.parametrize(
-    ("plan", "present"),
-    [
-        ("More than happy to start valproate 500 mg twice daily.", "valproate"),
-        ("Prescribe more than a week of diazepam 5 mg at night.", "benzodiazepine"),
-        ("Sleep is worse than ever so diazepam 5 mg at night.", "benzodiazepine"),
-        ("Review no later than next week; lithium 400 mg at night.", "lithium"),
-    ],
-)
-def test_a_drug_after_than_that_is_not_its_object_is_proposed(ca, plan, present):
-    """Stop 49 mender: a bare 'than' refuses only the drug that is its direct object ('safer than the older
-    tricyclics'), never one over a verb or after 'more/worse/other than' (test-v2-0020's valproate rose from App 2.0
-    to 4.6 and hw-006 lost its benzodiazepine cap when 'than' refused anything four words after it)."""
-    assert present in ca.proposed(plan)
 
 
 def test_follow_up_within_days_by_pattern(ca):

@@ -354,14 +354,8 @@ class CriticalActions:
         pregnancy_exclusions: Sequence[str] = (),
         not_now_cues: Sequence[str] = (),
         not_now_after_cues: Sequence[str] = (),
-        refusal_comparison: Mapping[str, Sequence[str]] | None = None,
     ):
         self.actions = dict(actions)
-        comparison = refusal_comparison or {}
-        # "safer in overdose than the older tricyclics": a drug that is the object of "than" is compared with, not given
-        self._than = frozenset(w for c in comparison.get("cues", ()) for w in _stems(c))
-        self._than_between = frozenset(w for c in comparison.get("between", ()) for w in _stems(c))
-        self._than_not_after = frozenset(w for c in comparison.get("not_after", ()) for w in _stems(c))
         # see check: remembered per profile and plan, capped like every memo (memo_size), forgotten by clear_cache
         self._checks = lru_cache(maxsize=memo_size(CHECKS_KEPT))(self._check)
         self._text_memos: dict[str, Any] = {}  # see _per_text
@@ -454,19 +448,6 @@ class CriticalActions:
             for j in range(max(0, 3 - len(c)) + 1)
         )
 
-    def _compared_with(self, stemmed: Sequence[str], floor: int, start: int) -> bool:
-        """Whether the action at ``start`` is the direct object of a comparison cue ("than the older tricyclics"):
-        only articles and modifiers between (never a verb: "more than happy to start valproate"), and the cue not
-        after a word of quantity or time ("more than a week of diazepam", "no later than")."""
-        at = start - 1
-        while at >= floor and at >= start - 3 and stemmed[at] in self._than_between:
-            at -= 1
-        return (
-            at >= floor
-            and stemmed[at] in self._than
-            and not (at - 1 >= floor and stemmed[at - 1] in self._than_not_after)
-        )
-
     def _listed_after_refusal(self, stemmed: Sequence[str], limits: Sequence[int], commas: frozenset[int], floor: int) -> bool:
         """Whether the comma-separated item starting at ``floor`` continues a list headed by a refusal cue:
         each earlier item of at most three words back to one that opens with the cue ("Stop running, netball
@@ -501,7 +482,6 @@ class CriticalActions:
             after = stemmed[end : min(ceiling, end + self._after_reach)]
             refused = (
                 self._has(before, self._refusal)
-                or self._compared_with(stemmed, floor, start)
                 or self._follows(after, self._refusal_after)
                 or any(s < start < e for s, e in negated)
             )
@@ -1120,8 +1100,6 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
         pregnancy_exclusions=_strings(where, None, "pregnancy_exclusions", raw.get("pregnancy_exclusions")),
         not_now_cues=_strings(where, None, "not_now_cues", raw.get("not_now_cues")),
         not_now_after_cues=_strings(where, None, "not_now_after_cues", raw.get("not_now_after_cues")),
-        refusal_comparison={k: _strings(where, "refusal_comparison", k, (raw.get("refusal_comparison") or {}).get(k))
-                            for k in ("cues", "between", "not_after")},
     )
     for action_id in sorted(required):
         if action_id not in found.proposed(actions[action_id].say or ""):

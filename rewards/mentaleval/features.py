@@ -23,7 +23,7 @@ from mentalhospital_env.knowledge.codes import category_of_code
 from mentalhospital_env.knowledge.critical import load_critical_actions
 from mentalhospital_env.knowledge.language import content_stems as language_content_stems
 from mentalhospital_env.knowledge.language import load_cues as language_cues
-from mentalhospital_env.knowledge.language import comma_breaks, negation_breaks, stem, tokenize
+from mentalhospital_env.knowledge.language import negation_breaks, stem, tokenize
 from mentalhospital_env.knowledge.lexicon import Mention, listed_denials, load_lexicon
 
 from ..chart import Chart
@@ -460,14 +460,13 @@ def read_note(case: Any, chart: Chart, support: frozenset[str] | None = None) ->
     return replace(reading, unsupported_claims=unsupported) if unsupported else reading
 
 
-@lru_cache(maxsize=4)
-def _unasked(key: str = "phrases") -> tuple[tuple[str, ...], ...]:
-    """``cues.json`` ``note_claims_unasked``: the stemmed phrases under ``key`` ("phrases": a finding in their sentence
-    was not asked or is unknown; "govern_after"/"govern_before": only what follows / precedes them in their clause)."""
+@lru_cache(maxsize=1)
+def _unasked() -> tuple[tuple[str, ...], ...]:
+    """``cues.json`` ``note_claims_unasked``: the stemmed phrases that say a finding was not asked or is unknown."""
     from .cues import cue_file
 
     raw = cue_file()
-    return tuple(tuple(stem(t) for t in tokenize(p)) for p in raw.get("note_claims_unasked", {}).get(key, ()) if tokenize(p))
+    return tuple(tuple(stem(t) for t in tokenize(p)) for p in raw.get("note_claims_unasked", {}).get("phrases", ()))
 
 
 def says_unasked(stemmed: list[str]) -> bool:
@@ -483,33 +482,9 @@ def unasked_spans(text: str) -> list[tuple[int, int]]:
     at = 0
     for part in re.split(r"(?<=[.;!?])\s+|\n+", text):
         n = len(tokenize(part))
-        stemmed = [stem(t) for t in tokenize(part)]
-        if n and says_unasked(stemmed):
+        if n and says_unasked([stem(t) for t in tokenize(part)]):
             out.append((at, at + n))
-        elif n:
-            out += [(at + a, at + b) for a, b in _governed_spans(part, stemmed)]
         at += n
-    return out
-
-
-def _governed_spans(sentence: str, stemmed: list[str]) -> list[tuple[int, int]]:
-    """Spans of one sentence that a "did not say"-like phrase leaves unclaimed: what follows it to the sentence's end
-    ("Hears voices, did not say how often" claims the voices; "did not say whether he has access to means" claims no
-    means), and what precedes a postposed "not stated" back to its clause's start ("access to means not stated"), not
-    a finding before the comma ("Active suicidal ideation, not stated to his sister": stop 49 mender)."""
-    commas = comma_breaks(sentence)
-    out: list[tuple[int, int]] = []
-    for key in ("govern_after", "govern_before"):
-        for p in _unasked(key):
-            for i in range(len(stemmed) - len(p) + 1):
-                if stemmed[i : i + len(p)] != list(p):
-                    continue
-                if key == "govern_after":
-                    out.append((i + len(p), len(stemmed)))
-                else:
-                    start = max([c for c in commas if c <= i] + [0])
-                    if start < i:
-                        out.append((start, i))
     return out
 
 

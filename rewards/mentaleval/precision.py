@@ -301,9 +301,9 @@ def _block_claims(text: str) -> list[tuple[str, bool]]:
         if any(m.start < b < m.end for b in breaks):
             continue
         clause = next((c for c in parts if c.start <= m.start < c.end), None)
-        sentence = max(s for s in sentence_starts if s <= m.start)
-        if clause is not None and clause.subject == "other" and _about_another_in_its_sentence(tokens, sentence_starts, sentence, m.start):
+        if clause is not None and clause.subject == "other":
             continue
+        sentence = max(s for s in sentence_starts if s <= m.start)
         if set(tokens[max(sentence, m.start - 3) : m.start]) & _others():
             # "believes someone wants to kill him"; never across a sentence ("... about the police and her neighbours.
             # She denies hearing voices" is her denial: stop 38, held_out's note-074 denied the voices she reported
@@ -329,58 +329,6 @@ def _block_claims(text: str) -> list[tuple[str, bool]]:
     # "cannot concentrate or follow a TV programme": the negation that makes the first finding reaches the second
     # words of the same finding, which are no denial of it
     return [(c[0], c[1]) for c in out if len(c) == 2 or (c[0], c[2]) not in said_with_negation]  # type: ignore[misc]
-
-
-def _about_another_in_its_sentence(tokens: list[str], sentence_starts: list[int], sentence: int, at: int) -> bool:
-    """Whether the finding at token ``at`` is about someone else when its sentence is read on its own. In a note who a
-    clause is about does not carry across a full stop: a sentence with no subject of its own ("Tonight his friend
-    called for help. Repeated unlawful acts reported.") is the patient's, as a note's telegraphic sentences are (stop
-    49, issue 15: the generated case-0001's ladder asserted a denied 'repeated unlawful acts' after a sentence about
-    a friend, and the note kept Qual 4.5). A sentence that names another person itself ("Mother has depression")
-    stays about that person."""
-    following = min([s for s in sentence_starts if s > at] or [len(tokens)])
-    own = clauses(" ".join(tokens[sentence:following]))
-    clause = next((c for c in own if c.start <= at - sentence < c.end), None)
-    if clause is None or clause.subject == "other":
-        return True
-    if any(o for o in own if o.subject == "other"):
-        return False  # the sentence names its own people, and this clause is the patient's
-    return _carries_another(tokens, sentence_starts, sentence, following)
-
-
-def _carries_another(tokens: list[str], sentence_starts: list[int], sentence: int, following: int, depth: int = 2) -> bool:
-    """Whether the sentence ``tokens[sentence:following]``, which has no subject of its own, goes on about the person
-    the sentence before it gives an illness, a diagnosis, a treatment or a death ("His mother has bipolar disorder.
-    Heard voices when unwell, admitted twice."; "His uncle died by suicide. Took an overdose of paracetamol.": the
-    stop 49 mender, the relative's history was charged to the patient). An action of another person ("his friend
-    called for help. Repeated unlawful acts reported.") carries nothing, nor does a sentence that tells of the
-    patient's own course since ("Partner left in March. Low mood, poor sleep since."; "Her son died last year. Low
-    mood since.")."""
-    cues = _carry_cues()
-    words = [stem(t) for t in tokens[sentence:following]]
-    if depth <= 0 or sentence <= 0 or any(words[i : i + len(c)] == list(c) for c in cues["own_course"] for i in range(len(words))):
-        return False
-    previous = max(s for s in sentence_starts if s < sentence)
-    text = " ".join(tokens[previous:sentence])
-    others = [(c.start, c.end) for c in clauses(text) if c.subject == "other"]
-    if not others:
-        return _carries_another(tokens, sentence_starts, previous, sentence, depth - 1)
-    stems = [stem(t) for t in tokens[previous:sentence]]
-    # a disorder's name or an illness word, not any finding: "fixed persecutory delusions that colleagues and family
-    # are conspiring against her. Admits to hearing voices" is the patient's (held_out46 note-1016, rated 1)
-    spans = [(a, b) for a, b, _ in _disorder_names().find(stems)]
-    spans += [(i, i + len(c)) for c in cues["illness"] for i in range(len(stems)) if stems[i : i + len(c)] == list(c)]
-    return any(a < e and s < b for a, b in spans for s, e in others)
-
-
-@lru_cache(maxsize=1)
-def _carry_cues() -> dict[str, tuple[tuple[str, ...], ...]]:
-    """``cues.json`` ``note_subject_carried_by``, stemmed: 'illness' (words that give a person an illness, a
-    treatment or a death) and 'own_course' (words that make a sentence the patient's own course since an event)."""
-    from .cues import cue_file
-
-    raw = cue_file()["note_subject_carried_by"]
-    return {k: tuple(tuple(stem(t) for t in tokenize(p)) for p in raw[k] if tokenize(p)) for k in ("illness", "own_course")}
 
 
 @lru_cache(maxsize=1)
@@ -429,14 +377,6 @@ def _negation_words() -> frozenset[str]:
     return _NOTE_DENIALS | _OWN_NEGATIONS | frozenset(p[0] for p in load_language_cues().negation if len(p) == 1)
 
 
-@lru_cache(maxsize=1)
-def _item_closing_negations() -> frozenset[str]:
-    """``cues.json`` ``note_item_closing_negations``: negation nouns that end the comma item they close."""
-    from .cues import cue_file
-
-    return frozenset(cue_file()["note_item_closing_negations"]["words"])
-
-
 def _negation_ends_with_its_item(tokens: list[str], commas: frozenset[int], starts: list[int], at: int) -> bool:
     """Whether the negation before token ``at`` is one comma item's own and ends with that item, so that the finding
     at ``at``, in a later item, is affirmed (stop 42, issue 15). A note lists findings as comma items, each a claim of
@@ -452,12 +392,6 @@ def _negation_ends_with_its_item(tokens: list[str], commas: frozenset[int], star
     if cue is None or not any(cue < c <= at for c in commas):
         return False  # no negation, or the finding is in the negation's own item
     if tokens[cue] in _OWN_NEGATIONS:
-        return True
-    if tokens[cue] in _item_closing_negations() and cue + 1 in commas and cue > max([c for c in commas if c <= cue] + [start]):
-        # a negation noun that closes an item it does not open ("food tastes of nothing, tired, sleep all over the
-        # place": stop 49, held_out43 note-920, rated 4, was charged with denying the broken sleep the patient gave);
-        # never not/never/no/denied, which leave their finding after the comma ("has never, even when high, heard
-        # voices"; "SI denied, self-harm none, homicidal ideation")
         return True
     if cue not in commas or cue == start:
         return False  # the negation opens its sentence (or follows no comma): it heads the list
