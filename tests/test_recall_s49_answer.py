@@ -46,7 +46,7 @@ def test_a_fact_written_as_a_list_is_not_read_out_whole() -> None:
     (reply,) = _ask(case, "Do you have any physical health problems?", seed=13)
     sentences = [s for s in re.split(r"(?<=[.!?])\s+", reply) if s]
     assert len(sentences) <= 6, reply  # was nine: the whole obstetric history of one fact, then two more
-    assert "hyperemesis" not in reply.lower(), reply
+    # hyperemesis is a diagnosis of her history: each is said, the follow-on sentences go first (review, stop 49)
 
 
 def test_a_closed_question_on_a_treatment_that_did_nothing_is_answered_no_first() -> None:
@@ -55,3 +55,18 @@ def test_a_closed_question_on_a_treatment_that_did_nothing_is_answered_no_first(
     (reply,) = _ask(_handwritten("hw-028"), "Has the sertraline helped?")
     assert reply.lower().startswith("no"), reply
     assert "no change" in reply.lower(), reply
+
+
+def test_a_capped_history_keeps_every_diagnosis_and_drops_the_follow_on_first() -> None:
+    # hw-028: "I have high cholesterol. I've had high blood pressure for 20 years. And it is often too high. I had a
+    # transient ischaemic attack three years ago. ..." was cut after the third sentence and lost the TIA
+    (reply,) = _ask(_handwritten("hw-028"), "Do you have any physical health problems?")
+    assert "ischaemic attack" in reply.lower(), reply
+    assert "cholesterol" in reply.lower() and "blood pressure" in reply.lower(), reply
+
+
+def test_no_is_not_put_before_a_reply_that_says_the_treatment_did_something() -> None:
+    # hw-028: "Any side effects?" was answered "No, sertraline ... with no change at all": no change is no side effect
+    hw28 = _ask(_handwritten("hw-028"), "Any side effects?")[-1]
+    assert not hw28.lower().startswith("no, sertraline"), hw28
+

@@ -77,6 +77,8 @@ class PersonaProfile:
     catchphrases: tuple[str, ...] = ()
     #: most sentences of the record said in one reply (0: no limit; ``verbosity`` of ``data/styles.json``)
     most_sentences: int = 0
+    #: record sections (their first part) whose facts are said whole, never cut to ``most_sentences``
+    said_whole_sections: frozenset[str] = frozenset()
 
 
 def catchphrases(speech_style: str | None) -> tuple[str, ...]:
@@ -176,6 +178,7 @@ def persona_for(case: Case) -> PersonaProfile:
         partial_after=int(table["partial_after"]),
         catchphrases=catchphrases(persona.speech_style),
         most_sentences=int(table.get("most_sentences", 0)),
+        said_whole_sections=frozenset(styles.get("said_whole_sections", ())),
     )
 
 

@@ -110,6 +110,8 @@ class RecallRules:
     facet_look_in: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: how a record sentence says a treatment did nothing (``facets.outcome.none``)
     outcome_none: re.Pattern[str] | None = None
+    #: questions on how a treatment went that are not answered no by such a sentence (``facets.outcome.none_not_asked``)
+    outcome_none_not_asked: re.Pattern[str] | None = None
     #: kinds of topic a quote in the history makes what the patient came about (``came_about``)
     came_about_kinds: frozenset[str] = frozenset()
     #: broad concepts a narrower finding of the record answers (``came_about.told_by_narrower``)
@@ -231,6 +233,8 @@ def load_recall_rules() -> RecallRules:
                         if not k.startswith("_") and v.get("sections")},
         outcome_none=re.compile("|".join(raw["facets"]["outcome"]["none"]), re.IGNORECASE)
         if raw.get("facets", {}).get("outcome", {}).get("none") else None,
+        outcome_none_not_asked=re.compile("|".join(raw["facets"]["outcome"]["none_not_asked"]), re.IGNORECASE)
+        if raw.get("facets", {}).get("outcome", {}).get("none_not_asked") else None,
         facet_look_in={k: tuple(v["look_in"]) for k, v in raw.get("facets", {}).items()
                        if not k.startswith("_") and v.get("look_in")},
         came_about_kinds=frozenset(raw.get("came_about", {}).get("kinds", ())),

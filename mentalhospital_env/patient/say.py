@@ -586,9 +586,12 @@ class Speaker:
                 if withheld_said:
                     continue  # one "I'd rather not" per reply
                 withheld_said = True
-            sentences.extend(self._item(item, rng))
-        if p.most_sentences:
-            sentences = self._few(sentences, plan.question.text, p.most_sentences)
+            told = self._item(item, rng)
+            if p.most_sentences and item.subject not in _RISK_SAID_WHOLE and not any(
+                    f.section.split(".", 1)[0] in p.said_whole_sections for f in item.facts):
+                # risk, allergies and medicines are said whole, however long (styles.json said_whole_sections)
+                told = self._few(told, plan.question.text, p.most_sentences)
+            sentences.extend(told)
         if sentences and self._yes_no and not self._opens_no(sentences[0]) and self._no_outcome(plan, sentences[0]):
             # "Has the citalopram helped?" - "No, citalopram for a year made no difference.": a closed question on
             # how a treatment went is answered no first when what answers it says it did nothing
@@ -661,7 +664,8 @@ class Speaker:
         asked = rules.facets.get("outcome")
         none = rules.outcome_none
         return asked is not None and none is not None and asked[0].search(plan.question.text) is not None \
-            and none.search(said) is not None
+            and none.search(said) is not None and not (rules.outcome_none_not_asked is not None
+                                                and rules.outcome_none_not_asked.search(plan.question.text))
 
     def _few(self, told: list[str], question: str, most: int) -> list[str]:
         """Each thing recall told in at most ``most`` sentences (``most_sentences`` of the persona): a person
@@ -678,7 +682,11 @@ class Speaker:
                 continue
             if query is None:
                 query = self.index.vectorize(question)
-            ranked = sorted(range(1, len(pieces)), key=lambda k: (-cosine(query, self.index.vectorize(pieces[k])), k))
+            # a sentence that goes on from the one before ("And it is often too high.") is let go before a separate
+            # one (hw-028's "I had a transient ischaemic attack three years ago." was cut for it)
+            ranked = sorted(range(1, len(pieces)), key=lambda k: (
+                pieces[k].split(" ", 1)[0].strip(",") in _GOES_ON_WORDS,
+                -cosine(query, self.index.vectorize(pieces[k])), k))
             keep = {0, *ranked[: most - 1]}
             # a sentence that goes on from the one before it is said with it or not at all
             keep = {k for k in keep if k == 0 or k - 1 in keep or pieces[k].split(" ", 1)[0].strip(",") not in _GOES_ON_WORDS}
