@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from mentalhospital_env.knowledge.language import memo_size
-from mentalhospital_env.knowledge.language import (  # noqa: I001
+from mentalhospital_env.knowledge.language import (
     _TOKEN,
     _read,
     _token_starts,
@@ -550,7 +550,7 @@ def _self_included(text: str, tokens: list[str], clause_at: list, negations: lis
             after = [(s, e) for s, e in persons if s > j and not re.search(r"[,;:.!?]", low[ends[end - 1] : starts[s]])]
             if not after:
                 continue
-            named = tokens[after[0][0] : after[0][1]]
+            named = [stem(t.removesuffix("'s")) for t in tokens[after[0][0] : after[0][1]]]
             j = after[0][1]
         # ending its sentence: only trailing words, then "." / "!" or the end
         while True:
@@ -577,11 +577,13 @@ def _self_included(text: str, tokens: list[str], clause_at: list, negations: lis
             continue
         if named is not None:
             # the findings said after that person was named, up to the next person named
-            before = [(s, e) for s, e in persons if e <= sentence and tokens[s:e] == named]
+            # (the name as said there: "my mum's anxious" names the mother too)
+            bare = [stem(t.removesuffix("'s")) for t in tokens]
+            before = [s for s in range(sentence - len(named) + 1) if bare[s : s + len(named)] == named]
             if not before:
                 continue
-            lo = person_start(before[-1][0])
-            nxt = [person_start(s) for s, _e in persons if s >= before[-1][1] and person_start(s) < sentence]
+            lo = person_start(before[-1])
+            nxt = [person_start(s) for s, _e in persons if s >= before[-1] + len(named) and person_start(s) < sentence]
             hi = min(nxt, default=sentence)
             return lo, hi
         # the clause just before it, from the last person named there

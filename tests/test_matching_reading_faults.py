@@ -123,10 +123,13 @@ def test_a_bus_stop_is_nothing_stopped(matcher):
         ("Alcohol dependence.", "My mum had depression and my dad was an alcoholic. I'm the same as my mum, really.", False),
         ("Low mood.", "My mum had depression and my dad was an alcoholic. I'm the same as my mum, really.", True),
         ("Low mood.", "My mum gets depressed and my dad drinks, me too.", False),
+        ("Anxious.", "My mum's anxious and my dad drinks. I'm the same as my mum.", True),
+        ("Drinks alcohol.", "My mum's anxious and my dad drinks. I'm the same as my mum.", False),
         # kept
         ("Previous suicide attempt.", "My dad tried to kill himself, and I have too.", True),
         ("Anxious.", "My mum's anxious, and I am too.", True),
         ("Hears voices.", "My brother hears voices. Me too.", True),
+        ("Previous suicide attempt.", "My dad tried to kill himself. So did I.", True),
         ("Excessive worry.", "My wife worries about money, so do I, really.", True),
         # a family history copied to the patient is the patient's own finding
         ("Drinks alcohol.", "My dad drinks, so do I.", True),
