@@ -32,6 +32,9 @@ import numpy as np
 
 from mentalhospital_env.knowledge.language import memo_size
 from mentalhospital_env.knowledge.language import (
+    _TOKEN,
+    _read,
+    _token_starts,
     clauses,
     cue_spans,
     echoed_topic,
@@ -452,21 +455,28 @@ def read_statement(text: str) -> StatementReading:
                 i in concept_at and any(s < i < e and s in inside for s, e in all_negations),
             )
         )
-    # "My mum's anxious, and I am too": what another person was said to have before the speaker adds
-    # themselves is the patient's as well (read twice: the relative's and the patient's)
-    inclusion = cue_spans(text, "self_inclusion")
-    if inclusion:
-        cue_start = inclusion[0][0]
-        concepts += [
-            replace(cc, subject="patient")
-            for cc, m in zip(tuple(concepts), mentions)
-            if cc.subject == "other" and m.end <= cue_start
-        ]
-        words += [
-            replace(w, subject="patient")
-            for w, i in zip(tuple(words), word_at)
-            if w.subject == "other" and i < cue_start
-        ]
+    # "My mum's anxious, and I am too": what the person just named was said to have is the patient's as well
+    # (read twice: the relative's and the patient's), when the cue is a clause of its own ending its sentence
+    segment = _self_included(text, tokens, clause_at, all_negations) if cue_spans(text, "self_inclusion") else None
+    if segment:
+        lo, hi = segment
+        for cc, m in zip(tuple(concepts), mentions):
+            if cc.subject != "other" or m.end <= lo or m.start >= hi:
+                continue
+            if lexicon.get(cc.concept_id).domain == "family":
+                # a family history is no finding of the patient's: its words without the relative say what the
+                # patient has ("my dad drinks" -> drinks)
+                persons = {j for s, e in cue_spans(text, "other_subject") for j in range(s, e)}
+                persons |= {j - 1 for j in persons if j and tokens[j - 1] in _self_inclusion_words()["possessives"]}
+                rest = " ".join(tokens[j] for j in range(m.start, m.end) if j not in persons)
+                concepts += [
+                    replace(cc, concept_id=k, subject="patient")
+                    for k in dict.fromkeys(n.concept_id for n in lexicon.find(rest, max_gap=2))
+                    if lexicon.get(k).domain != "family"
+                ]
+            else:
+                concepts.append(replace(cc, subject="patient"))
+        words += [replace(w, subject="patient") for w, i in zip(tuple(words), word_at) if w.subject == "other" and lo <= i < hi]
     main = next((p for p in parts if not p.subordinate), None)
     return StatementReading(
         text,
@@ -482,6 +492,106 @@ def read_statement(text: str) -> StatementReading:
         marks,
         _problem_stems(tokens, mentions, marks) if polarity and mentions else frozenset(),
     )
+
+
+@lru_cache(maxsize=1)
+def _self_inclusion_words() -> dict[str, frozenset[str] | tuple[tuple[str, ...], ...]]:
+    """language.json's ``self_inclusion_reading``: openers, denials, comparison words and possessives as word sets,
+    the trailing words as token tuples (longest first)."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(
+        resources.files("mentalhospital_env.knowledge").joinpath("data/language.json").read_text("utf-8")
+    )["self_inclusion_reading"]
+    out: dict = {k: frozenset(raw[k]) for k in ("openers", "comparison", "denials", "possessives")}
+    out["trailing"] = tuple(sorted((tuple(tokenize(w)) for w in raw["trailing"]), key=len, reverse=True))
+    return out
+
+
+def _self_included(text: str, tokens: list[str], clause_at: list, negations: list) -> tuple[int, int] | None:
+    """The tokens [lo, hi) whose other person's findings a self-inclusion cue ("and I am too", "so do I") gives the
+    patient as well, or None. The cue must stand as a clause of its own (only ``openers`` before it, after a clause
+    break or a conjunction) and end its sentence (only ``trailing`` words after it, then "." or "!" or the end), with
+    no sentence opening with a denial after it and no denial by the patient before it in its sentence. It takes the
+    clause just before it, from the last person named there; "I'm the same as my mum" takes the findings said after
+    the mother's name, up to the next person's."""
+    words = _self_inclusion_words()
+    low = _read(text).low
+    ends = [m.end() for m in _TOKEN.finditer(low)]
+    starts = _token_starts(text)
+    n = len(tokens)
+    if len(ends) != n:
+        return None
+
+    def gap(i: int) -> str:  # the text between token i and the next (or the end)
+        return low[ends[i] : starts[i + 1] if i + 1 < n else len(low)]
+
+    persons = cue_spans(text, "other_subject")
+
+    def person_start(s: int) -> int:
+        return s - 1 if s and tokens[s - 1] in words["possessives"] else s
+
+    for start, end in cue_spans(text, "self_inclusion"):
+        # a clause of its own: only openers before it, back to a clause break or the statement's start
+        k = start - 1
+        joined = False
+        while k >= 0 and tokens[k] in words["openers"] and not re.search(r"[,;:.!?]", gap(k)):
+            joined |= tokens[k] in ("and", "but")
+            k -= 1
+        if k >= 0 and not (joined or re.search(r"[,;:.!?\u2014]", gap(k))):
+            continue
+        if k < 0:
+            continue  # nothing said before it
+        # a comparison names the person: "I'm the same as my mum"
+        named = None
+        j = end
+        if j < n and tokens[j] in words["comparison"] and not gap(end - 1).strip():
+            after = [(s, e) for s, e in persons if s > j and not re.search(r"[,;:.!?]", low[ends[end - 1] : starts[s]])]
+            if not after:
+                continue
+            named = [stem(t.removesuffix("'s")) for t in tokens[after[0][0] : after[0][1]]]
+            j = after[0][1]
+        # ending its sentence: only trailing words, then "." / "!" or the end
+        while True:
+            if re.search(r"[?]", gap(j - 1)):
+                j = -1
+                break
+            if j >= n or re.search(r"[.!]", gap(j - 1)):
+                break
+            tail = next((t for t in words["trailing"] if tuple(tokens[j : j + len(t)]) == t), None)
+            if tail is None or not re.search(r"^\s*[,]?\s*$", gap(j - 1)):
+                j = -1
+                break
+            j += len(tail)
+        if j < 0:
+            continue
+        if j < n and tokens[j] in words["denials"]:
+            continue  # "Me too. No, not really."
+        # no denial by the patient earlier in its sentence ("I don't, but ... me too")
+        sentence = max((i + 1 for i in range(start) if re.search(r"[.!?]", gap(i))), default=0)
+        if any(
+            sentence <= s < start and clause_at[s] is not None and clause_at[s].subject == "patient"
+            for s, _e in negations
+        ):
+            continue
+        if named is not None:
+            # the findings said after that person was named, up to the next person named
+            # (the name as said there: "my mum's anxious" names the mother too)
+            bare = [stem(t.removesuffix("'s")) for t in tokens]
+            before = [s for s in range(sentence - len(named) + 1) if bare[s : s + len(named)] == named]
+            if not before:
+                continue
+            lo = person_start(before[-1])
+            nxt = [person_start(s) for s, _e in persons if s >= before[-1] + len(named) and person_start(s) < sentence]
+            hi = min(nxt, default=sentence)
+            return lo, hi
+        # the clause just before it, from the last person named there
+        part = clause_at[k]
+        opening = part.start if part is not None else 0
+        named_there = [person_start(s) for s, _e in persons if opening <= s <= k]
+        return (max(named_there) if named_there else opening), k + 1
+    return None
 
 
 @lru_cache(maxsize=1)

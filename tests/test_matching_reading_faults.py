@@ -104,3 +104,43 @@ def test_ending_her_own_life(matcher, checkpoint, output, entails):
 def test_a_bus_stop_is_nothing_stopped(matcher):
     checkpoint = "Excessive daytime sleepiness, falling asleep in most lessons and on the bus."
     assert entailed(matcher, checkpoint, "I fall asleep in nearly every lesson, and I've missed my bus stop twice.")
+
+
+@pytest.mark.parametrize(
+    ("checkpoint", "output", "entails"),
+    [
+        # the cue asked, or denied after it, adds nothing
+        ("Hears voices.", "My brother hears voices. Me too? No, never.", False),
+        ("Hears voices.", "My brother hears voices. Does that mean me too?", False),
+        ("Hears voices.", "My uncle hears voices. Same here? No.", False),
+        ("Excessive worry.", "My wife worries about money. So do I?", False),
+        ("Hears voices.", "My brother hears voices. Me too. No, not really.", False),
+        # a cue that is no clause of its own, or does not end its sentence
+        ("Hears voices.", "My uncle heard voices and was sectioned. I'm the same age he was then.", False),
+        ("Self-harms.", "My sister self-harms. I worry I'll end up like her, me too.", False),
+        ("Uses cannabis.", "My friend smokes weed, I don't, but he wants me too.", False),
+        # the person compared with, not everyone named before
+        ("Alcohol dependence.", "My mum had depression and my dad was an alcoholic. I'm the same as my mum, really.", False),
+        ("Low mood.", "My mum had depression and my dad was an alcoholic. I'm the same as my mum, really.", True),
+        ("Low mood.", "My mum gets depressed and my dad drinks, me too.", False),
+        ("Anxious.", "My mum's anxious and my dad drinks. I'm the same as my mum.", True),
+        ("Drinks alcohol.", "My mum's anxious and my dad drinks. I'm the same as my mum.", False),
+        # kept
+        ("Previous suicide attempt.", "My dad tried to kill himself, and I have too.", True),
+        ("Anxious.", "My mum's anxious, and I am too.", True),
+        ("Hears voices.", "My brother hears voices. Me too.", True),
+        ("Previous suicide attempt.", "My dad tried to kill himself. So did I.", True),
+        ("Excessive worry.", "My wife worries about money, so do I, really.", True),
+        # a family history copied to the patient is the patient's own finding
+        ("Drinks alcohol.", "My dad drinks, so do I.", True),
+        ("Drinks alcohol.", "My dad drinks a lot, and I do too.", True),
+    ],
+)
+def test_self_inclusion_takes_only_the_finding_it_answers(matcher, checkpoint, output, entails):
+    assert entailed(matcher, checkpoint, output) is entails
+
+
+def test_a_family_history_added_to_the_patient_is_their_own_finding():
+    concepts = {(c.concept_id, c.subject) for c in read_statement("My dad drinks, so do I.").concepts}
+    assert ("alcohol_use", "patient") in concepts
+    assert ("family_substance_use", "patient") not in concepts
