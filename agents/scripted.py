@@ -2086,7 +2086,7 @@ class ScriptedClinician(Doctor):
             return True
         if not said("ended_period"):
             return False
-        return not (said("continuing") or (said("current") and not said("past_verb")))
+        return not ((said("continuing") and not said("over")) or (said("current") and not said("past_verb")))
 
     def _ect_unwarranted(self, sentence: str) -> bool:
         """Whether ``sentence`` proposes electroconvulsive therapy with none of the findings that would make a

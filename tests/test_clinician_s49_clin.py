@@ -247,3 +247,39 @@ def test_an_older_adult_continuing_an_ssri_is_not_said_to_be_starting_it():
     if "sertraline" in plan.lower():
         assert "starting sertraline" not in plan.lower(), plan
         assert "sodium" in plan, plan
+
+
+def test_a_use_told_over_beside_a_continuing_cue_is_over():
+    """Late review of stop 49: 'since I was' beside 'clean', and a prescribed drug taken now beside a past street drug,
+    read an ended use as current (and so a drug service referral)."""
+    doctor = _doctor("Outpatient clinic. A 30-year-old man is here to see you, alone.")
+    assert doctor._use_ended("I smoked weed every day at uni, I've been clean since I was 23.")
+    assert doctor._use_ended("I smoked a lot of weed when I was younger, I take sertraline now.")
+    # and what the first review asked stays current
+    assert not doctor._use_ended("I started smoking weed at uni and I still smoke it most nights.")
+    assert not doctor._use_ended("I've smoked weed every day since I was at uni.")
+
+
+def test_the_fit_cues_are_not_words_of_drinking_or_falling_out():
+    """Late review of stop 49: 'stiff', 'jerk', 'fell', 'went down' and 'dropped' as fit cues quoted 'I need a stiff drink
+    first thing', 'I went down the pub most nights' or 'I fell out with my wife' as the fit described."""
+    for reply in ["I need a stiff drink first thing, just to get going.", "I went down the pub most nights.",
+                  "I dropped to four cans a day.", "I fell out with my wife over the drinking.",
+                  "My boss is a jerk, that's why I drink."]:
+        doctor = _doctor("Outpatient clinic. A 39-year-old man is here to see you, alone.")
+        _told(doctor, {"follow:seizure": reply})
+        assert "The fit, described" not in doctor._note(), reply
+
+
+def test_living_alone_with_a_past_attempt_or_self_neglect_is_a_crisis_referral():
+    """Late review of stop 49: the living-alone rule named findings the reader never produces (passive_death_wish,
+    suicide_attempt, self_neglect); a severe depression living alone with a past attempt lost the crisis team."""
+    for extra in [{"prior_suicide_attempt": "I took an overdose two years ago."},
+                  {"avolition": "I've stopped washing and the flat is a mess."}]:
+        doctor = _depressed("Outpatient clinic. A 30-year-old man is here to see you, alone.", {
+            "hopelessness": "There's no point.", "weight_loss": "I've lost weight.", "excessive_guilt": "It's all my fault.",
+            "insomnia": "I can't sleep.", "psychomotor_retardation": "I move like I'm in treacle.",
+            "decreased_appetite": "I've no appetite.", **extra}, denied={"suicidal_ideation", "self_harm", "suicide_plan"})
+        _told(doctor, {"living_situation": "I live alone in a flat."})
+        assert doctor._leading()[0][0].code.startswith(("F32.2", "F32.3")), doctor._leading()[0][0].code  # the premise
+        assert "Crisis resolution" in doctor._plan(), extra
