@@ -27,7 +27,8 @@ def _record(case) -> str:
         "history_of_present_illness", "past_psychiatric_history", "risk_assessment", "medications"))
 
 
-@pytest.mark.xfail(strict=True, reason="stop 46: moved by the topic reader deciding alone (the two questions read the same topics alone as before; the patient reads another reading on its way, not traced at stop 46; the exam lost the same reply)")
+# stop 46 marked this strict xfail (moved by the topic reader deciding alone); stop 49's answer fixer (a sentence that
+# alone answers how a treatment went is kept though told before: recall.json outcome) makes it pass again
 def test_how_a_treatment_went_is_told_the_sentence_that_says_it_though_told_before():
     # hw-003: "How did you get on with it?" after the citalopram was told got "Like I said, I was treated for
     # depression with citalopram at 27", not how it went
