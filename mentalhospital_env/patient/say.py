@@ -687,10 +687,14 @@ class Speaker:
             ranked = sorted(range(1, len(pieces)), key=lambda k: (
                 pieces[k].split(" ", 1)[0].strip(",") in _GOES_ON_WORDS,
                 -cosine(query, self.index.vectorize(pieces[k])), k))
-            keep = {0, *ranked[: most - 1]}
-            # a sentence that goes on from the one before it is said with it or not at all
-            keep = {k for k in keep if k == 0 or k - 1 in keep or pieces[k].split(" ", 1)[0].strip(",") not in _GOES_ON_WORDS}
-            out.append(" ".join(pieces[k] for k in sorted(keep)))
+            chosen = {0, *ranked[: most - 1]}
+            # a sentence that goes on from the one before it is said with it or not at all, in order, so that a chain
+            # ("But ... . And ... .") goes with the first link left out
+            keep: list[int] = []
+            for k in sorted(chosen):
+                if k == 0 or (keep and keep[-1] == k - 1) or pieces[k].split(" ", 1)[0].strip(",") not in _GOES_ON_WORDS:
+                    keep.append(k)
+            out.append(" ".join(pieces[k] for k in keep))
         return out
 
     def _keep_to_question(self, plan: AnswerPlan) -> list[AnswerItem]:
