@@ -278,7 +278,15 @@ PAIR_SETS: dict[str, tuple[str, str]] = {
         (
             "written by hand at stop 49, by a writer who read no code, from six hand-written records (hw-018, 022, 024, "
             "026, 029, 030), three test-v2 cases (0042, 0137, 0291) and the unseen records uw-010, uw-016 and uw-022, "
-            "labelled and committed before any matcher read them (twenty-seventh round: the held-out set)"
+            "labelled and committed before any matcher read them (twenty-seventh round; read at stop 50)"
+        ),
+    ),
+    "heldout50": (
+        "heldout50_pairs.jsonl",
+        (
+            "written by hand at stop 50, by a writer who read no code, from five hand-written records (hw-015, 032, "
+            "037, 038, 040), three test-v2 cases (0044, 0071, 0422) and the unseen records uw-017, uw-019, uw-021 and "
+            "uw-023, labelled and committed before any matcher read them (twenty-eighth round: the held-out set)"
         ),
     ),
 }
@@ -287,7 +295,7 @@ PAIR_SETS: dict[str, tuple[str, str]] = {
 UNSEEN_SUITES: tuple[Path, ...] = (Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "patient_exam" / "unseen",)
 #: the newest held-out pair set: reported, never fitted on, its errors never listed (it becomes a development set at
 #: the round after its figures are taken)
-HELD_OUT_PAIRS = "heldout49"
+HELD_OUT_PAIRS = "heldout50"
 #: every split a pair may carry: the first set's two halves, then the later sets
 SPLITS: tuple[str, ...] = ("calibration", "held_out", *PAIR_SETS)
 
