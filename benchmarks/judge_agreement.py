@@ -46,7 +46,9 @@ ef707c4 and rated by consultants who read no code of the library; read at stop 4
 "held_out47"``: the same on 10 further test-v2 cases, seed 4747, played at 19756ca and rated by consultants who read no
 code of the library; read at stop 48 and 49) and on the stop-49 slice (``split ==
 "held_out49"``: the same on 10 further test-v2 cases, seed 4949, played at 184b3e4 and rated by a consultant who read no
-code of the library; never tuned on; no slice was drawn at stop 48).
+code of the library; read at stop 50; no slice was drawn at stop 48) and on the stop-50 slice (``split ==
+"held_out50"``: the same on 10 further test-v2 cases, seed 5050 over the unrated test-v2 ids no pair set reads, played at
+cb8a4f7c and rated by a consultant who read no code of the library; never tuned on).
 
 Judges: ``offline`` (default) and ``llm-tiny`` (the LLM judge through a tiny random Llama built offline,
 ``mentalhospital_env.llm.tiny``; its scores are noise and the row only shows that the path runs end to
@@ -142,8 +144,8 @@ def make_judges(names: list[str]) -> dict[str, Any]:
 
 
 _DIMENSION = {"plan": "treatment_appropriateness", "note": "note_quality"}
-SPLITS = ("all", "earlier", "held_out", "scripted", "held_out28", "held_out29", "held_out30", "held_out31", "held_out32", "held_out33", "held_out34", "held_out35", "held_out36", "held_out37", "held_out38", "held_out39", "held_out40", "held_out41", "held_out42", "held_out43", "held_out44", "held_out45", "held_out46", "held_out47", "held_out49")
-HELD_OUT = "held_out49"  # never read while tuning; --disagreements never lists it (stop 49: held_out47 is development data)
+SPLITS = ("all", "earlier", "held_out", "scripted", "held_out28", "held_out29", "held_out30", "held_out31", "held_out32", "held_out33", "held_out34", "held_out35", "held_out36", "held_out37", "held_out38", "held_out39", "held_out40", "held_out41", "held_out42", "held_out43", "held_out44", "held_out45", "held_out46", "held_out47", "held_out49", "held_out50")
+HELD_OUT = "held_out50"  # never read while tuning; --disagreements never lists it (stop 50: held_out49 is development data)
 
 #: Pre-registered at stop 40 (s40-judge), written and committed alone before any change to the judge; the earlier claim
 #: (``PREREGISTERED39``) is in ``scripts/fit_judge_calibration.py`` and this one follows its shape. It is decided once, at
@@ -449,6 +451,25 @@ PREREGISTERED49 = {
     "claim": {"min_qwk_gain": 0.03, "max_other_qwk_loss": 0.02, "max_scripted_app_qwk_loss": 0.05,
               "max_scripted_qual_qwk_loss": 0.05},
     "reported_not_deciding": ("MAE", "mean (judge - rating) over held_out49's scripted-clinician notes and plans, base "
+                              "and merged"),
+    "tests": ("tests/test_mentaleval.py", "tests/test_critical_actions.py", "tests/test_note_precision.py",
+              "tests/test_note_faults.py", "tests/test_agreement.py"),
+}
+
+#: Pre-registered at stop 50 (s50-sets), written and committed with the fresh slice before any judge ran on it; the
+#: judge fixer (s50-judge) works from main (cb8a4f7c) and never reads held_out50. Decided once at stop 50's
+#: integration with the command below on the base (s50-sets) and on the merged build, by the same rule as stop 49: App
+#: and Qual each count as a GAIN on held_out50 if and only if its QWK rises by at least 0.03, the other dimension loses at
+#: most 0.02, and the scripted slice loses at most 0.05 on either; a change that misses is kept only where no held_out50
+#: figure moves the wrong way, and is reported as a missed gain; otherwise the judge merge is reverted.
+PREREGISTERED50 = {
+    "slice": "held_out50",
+    "command": ".venv/bin/python benchmarks/judge_agreement.py --resamples 200",
+    "base_commit": "cb8a4f7c",
+    "targets": ("Qual.", "App."),
+    "claim": {"min_qwk_gain": 0.03, "max_other_qwk_loss": 0.02, "max_scripted_app_qwk_loss": 0.05,
+              "max_scripted_qual_qwk_loss": 0.05},
+    "reported_not_deciding": ("MAE", "mean (judge - rating) over held_out50's scripted-clinician notes and plans, base "
                               "and merged"),
     "tests": ("tests/test_mentaleval.py", "tests/test_critical_actions.py", "tests/test_note_precision.py",
               "tests/test_note_faults.py", "tests/test_agreement.py"),
