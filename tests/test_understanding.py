@@ -737,3 +737,27 @@ def test_what_happened_with_a_subject_is_no_opening_question(utterance, context,
                                        "And what happened then?"])
 def test_the_opening_question_beside_those_words_is_still_read(utterance):
     assert "chief_complaint" in understand(utterance, "Can you tell me what brought you in?").topics
+
+
+@pytest.mark.parametrize(
+    ("utterance", "context", "expected", "absent"),
+    [
+        ("Only at weekends, or during the week as well?", "I take some ketamine when I go out.", "other_drugs",
+         "daily_routine"),
+        ("Is that on a typical day, or more at weekends?", "I put a few quid on the horses.", "gambling",
+         "daily_routine"),
+        ("Are you smoking more than you were?", "I have a bit of weed most nights.", "cannabis", "tobacco"),
+        ("How much are you smoking now, roughly?", "I'm on the crack again.", "stimulants", "tobacco"),
+    ],
+)
+def test_a_word_said_in_passing_of_the_previous_turns_substance_goes_on_with_it(utterance, context, expected, absent):
+    # stop 50 (yields_to_before): the weekend or the smoking of a drug just named is no subject of its own
+    topics = understand(utterance, context).topics
+    assert expected in topics and absent not in topics
+
+
+def test_a_relative_who_anchors_a_time_is_no_family_history():
+    # stop 50 (anchored_by): "since your mum died" dates the drinking; nobody's illness in the family is asked
+    topics = understand("Has your drinking got worse since your mum died?").topics
+    assert "alcohol" in topics and "family_history" not in topics
+    assert "family_history" in understand("Did your brother ever have a drink problem?").topics
