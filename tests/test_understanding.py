@@ -761,3 +761,20 @@ def test_a_relative_who_anchors_a_time_is_no_family_history():
     topics = understand("Has your drinking got worse since your mum died?").topics
     assert "alcohol" in topics and "family_history" not in topics
     assert "family_history" in understand("Did your brother ever have a drink problem?").topics
+
+
+@pytest.mark.parametrize(
+    ("utterance", "expected", "absent"),
+    [
+        ("Is there anyone you can ring if things get bad at night?", "social_support", "sleep"),
+        ("Do you get the urge to gamble more at night, in bed on your phone?", "gambling", "sleep"),
+        ("Do you ever lie down at night hoping you won't wake up?", "suicide", "sleep"),
+        ("How much charlie do you do in a weekend?", "stimulants", "daily_routine"),
+        ("Any trouble at night?", "sleep", None),
+        ("Do you have trouble getting to bed?", "sleep", None),
+    ],
+)
+def test_the_night_or_the_bed_as_the_setting_of_another_question_asks_no_sleep(utterance, expected, absent):
+    # stop 50: 'at night' and 'bed' are sleep's solo cues (a question's setting beside another subject)
+    topics = understand(utterance).topics
+    assert expected in topics and (absent is None or absent not in topics)
