@@ -778,3 +778,19 @@ def test_the_night_or_the_bed_as_the_setting_of_another_question_asks_no_sleep(u
     # stop 50: 'at night' and 'bed' are sleep's solo cues (a question's setting beside another subject)
     topics = understand(utterance).topics
     assert expected in topics and (absent is None or absent not in topics)
+
+
+@pytest.mark.parametrize(
+    ("utterance", "expected", "absent"),
+    [
+        ("Were you ever arrested for assault?", "forensic", "trauma"),
+        ("Do you crash badly after the speed wears off?", "stimulants", "trauma"),
+        ("Does your family know how bad it's got?", "social_support", "family_history"),
+        ("Have you ever been assaulted?", "trauma", None),
+        ("Has anyone in your family had depression?", "family_history", None),
+    ],
+)
+def test_a_word_of_another_topic_used_in_passing_asks_nothing_of_it(utterance, expected, absent):
+    # stop 50: an assault charged is forensic, a comedown's crash no trauma, a family that knows is support
+    topics = understand(utterance).topics
+    assert expected in topics and (absent is None or absent not in topics)
