@@ -794,3 +794,19 @@ def test_a_word_of_another_topic_used_in_passing_asks_nothing_of_it(utterance, e
     # stop 50: an assault charged is forensic, a comedown's crash no trauma, a family that knows is support
     topics = understand(utterance).topics
     assert expected in topics and (absent is None or absent not in topics)
+
+
+@pytest.mark.parametrize(
+    ("utterance", "expected", "absent"),
+    [
+        ("Has he been smoking a lot of crack?", ("stimulants",), "tobacco"),
+        ("Are you smoking any pot at all?", ("cannabis",), "tobacco"),
+        ("Do you smoke, or use any cannabis?", ("tobacco", "cannabis"), None),
+        ("Do you smoke anything, weed or cigarettes?", ("tobacco", "cannabis"), None),
+        ("Do you smoke?", ("tobacco",), None),
+    ],
+)
+def test_smoking_a_drug_is_no_tobacco(utterance, expected, absent):
+    # stop 50 (verbs / object_yields): the verb's object says what is smoked
+    topics = understand(utterance).topics
+    assert all(t in topics for t in expected) and (absent is None or absent not in topics)

@@ -136,6 +136,11 @@ class TopicDef:
     #: out." asks about the coke, not how the weekends are spent; "And how long have you been smoking that much?" after
     #: "I'm on about five spliffs a day." asks about the spliffs, not tobacco
     yields_to_before: tuple[str, ...] = ()
+    #: stemmed verb cues ("smoke", "smoking") that ask about this topic only where no cue of an ``object_yields``
+    #: topic is their object (within ``_OBJECT_REACH`` words after them, before an "or" or "and"): "Are you smoking
+    #: any pot at all?" asks about cannabis, not tobacco; "Do you smoke, or use any cannabis?" asks about both
+    verbs: CueSet | None = None
+    object_yields: tuple[str, ...] = ()
 
     def passing_after(self, before: Iterable[str], kind_of: Callable[[str], str]) -> bool:
         """Whether this topic, a question's only subject, is said in passing of a topic of the previous turn."""
@@ -283,6 +288,8 @@ def load_taxonomy() -> Taxonomy:
             solo=cues_of(t["solo_cues"]) if t.get("solo_cues") else None,
             solo_unless_kinds=tuple(t.get("solo_unless_kinds", ())),
             yields_to_before=tuple(t.get("yields_to_before", ())),
+            verbs=cues_of(t["verbs"]) if t.get("verbs") else None,
+            object_yields=tuple(t.get("object_yields", ())),
         )
         for t in raw["topics"]
     ]
@@ -1127,12 +1134,37 @@ def _topics_in(stemmed: Sequence[str], tax: Taxonomy) -> list[str]:
         d = tax.by_id[t]
         if d.unless is not None and d.unless.found(stemmed):
             continue
+        if d.verbs is not None and d.object_yields and _only_a_verb_of_another(t, stemmed, tax):
+            continue
         if any(o in found for o in d.yields_to):
             continue
         if d.yields_to_kinds and any(tax.by_id[o].kind in d.yields_to_kinds for o in found if o != t):
             continue
         kept.append(t)
     return kept if len(kept) < 2 else sorted(kept, key=lambda t: (kept.index(t), order[t]))
+
+
+_OBJECT_REACH = 4
+_OBJECT_STOP = frozenset({"or", "and", "anyth", "someth"})  # an open object ("smoke anything") asks of all
+
+
+def _only_a_verb_of_another(topic: str, stemmed: Sequence[str], tax: Taxonomy) -> bool:
+    """Whether ``topic`` is read in ``stemmed`` only through verb cues (its ``verbs``) whose object is a cue of one
+    of its ``object_yields`` topics ("smoking any pot", "smoking more of the weed")."""
+    d = tax.by_id[topic]
+    governed = []
+    for a, b in d.verbs.spans(stemmed):
+        window = []
+        for w in stemmed[b : b + _OBJECT_REACH]:
+            if w in _OBJECT_STOP:
+                break
+            window.append(w)
+        if any(o.rstrip(_WEAK + _SOLO) in d.object_yields for o in _scan(window, tax.question_index)):
+            governed.append((a, b))
+    if not governed:
+        return False
+    rest = [w for i, w in enumerate(stemmed) if not any(a <= i < b for a, b in governed)]
+    return topic not in (o.rstrip(_WEAK + _SOLO) for o in _scan(rest, tax.question_index))
 
 
 def cue_topics_of_fact(section: str, text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
