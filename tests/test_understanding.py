@@ -810,3 +810,16 @@ def test_smoking_a_drug_is_no_tobacco(utterance, expected, absent):
     # stop 50 (verbs / object_yields): the verb's object says what is smoked
     topics = understand(utterance).topics
     assert all(t in topics for t in expected) and (absent is None or absent not in topics)
+
+
+@pytest.mark.parametrize(
+    ("utterance", "expected"),
+    [
+        ("What tends to bring those episodes on?", "trigger"),
+        ("Are you feeling brighter these days?", "mood"),
+        ("Are you feeling any brighter in yourself?", "mood"),
+    ],
+)
+def test_a_complaints_frame_asked_beside_it(utterance, expected):
+    # stop 50: what tends to bring it on is the trigger; feeling brighter, the mood
+    assert expected in understand(utterance).topics
