@@ -823,3 +823,17 @@ def test_smoking_a_drug_is_no_tobacco(utterance, expected, absent):
 def test_a_complaints_frame_asked_beside_it(utterance, expected):
     # stop 50: what tends to bring it on is the trigger; feeling brighter, the mood
     assert expected in understand(utterance).topics
+
+
+@pytest.mark.parametrize(
+    ("utterance", "expected", "absent"),
+    [
+        ("How long after you wake up do you have your first drink?", "alcohol", "sleep"),
+        ("Is it a diagnosis you want from us, or some support?", "goals", "past_psychiatric"),
+        ("Do you wake up early?", "sleep", None),
+    ],
+)
+def test_waking_as_a_time_and_a_diagnosis_wished_for_ask_nothing_of_them(utterance, expected, absent):
+    # stop 50 (read on heldout49's odd half after its figure was taken; heldout43 and heldout47 hold the same form)
+    topics = understand(utterance).topics
+    assert expected in topics and (absent is None or absent not in topics)
