@@ -837,3 +837,13 @@ def test_waking_as_a_time_and_a_diagnosis_wished_for_ask_nothing_of_them(utteran
     # stop 50 (read on heldout49's odd half after its figure was taken; heldout43 and heldout47 hold the same form)
     topics = understand(utterance).topics
     assert expected in topics and (absent is None or absent not in topics)
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    ["Do you lie in bed going over and over the day?", "Do you lie in bed going over and over things that happened?"],
+)
+def test_lying_in_bed_is_still_a_sleep_question(utterance):
+    # stop 50: 'bed' became a solo cue, and 'lie in bed ... over and over' fell to nothing or to obsessions
+    assert "sleep" in understand(utterance).topics
+    assert "obsessions_compulsions" not in understand(utterance).topics
