@@ -401,10 +401,17 @@ def says_focus(text: str, kind: str) -> bool:
     return any(p.search(text) for p in spec.said)
 
 
+def gives_focus(question, text: str) -> bool:
+    """Whether ``text`` gives a kind of answer the question asks by its words (:func:`focus_asked`)."""
+    return any(says_focus(text, k) for k in focus_asked(question))
+
+
 def _said_text(fact: IndexedFact) -> str:
     return fact.fact.patient_says or fact.fact.text
 
 
+#: least closeness (cosine of idf-weighted stems) of a sentence to one told for it to be about the same thing
+_SAME_THING = 0.35
 _FOCUS_FRAMES = frozenset({"onset", "course", "trigger", "functioning", "help_tried", "chief_complaint"})
 
 
@@ -413,10 +420,11 @@ def on_focus(plan: AnswerPlan, index: FactIndex, disclosed=(), said: str | None 
     the sentences of the subject asked, and the one nearest in words; a sentence can share a word or the topic
     with the question and still say none of what is asked ("When you go without, what happens to the urge?" -
     "I left college without finishing"). When no sentence told gives a kind asked, the nearest sentence of the
-    same subject (a topic of the question, else of what was told, or a concept asked) that gives it is told
-    instead (one not yet told before one told); with none, the patient says they are not sure (a kind whose
-    ``unsure_when_none`` is false, an effect, leaves the reply as it was). Denials,
-    sentences held back and the rest of the plan stay as they are. ``said``: the reply as worded from the plan,
+    same subject (a topic of the question, a concept asked, or a sentence close to one told) that shares a word
+    with the question and gives the kind is told instead (of two as near, one not yet told). With none, a reply
+    on the subject asked stands (it says it in its own way), and one on another subject gives way to "not sure"
+    (never for a kind whose ``unsure_when_none`` is false: an effect is too many things). Denials, sentences held
+    back and the rest of the plan stay as they are. ``said``: the reply as worded from the plan,
     checked in place of the plan's sentences (the wording may leave out the sentence that gave the kind, or say
     a clinician's line in other words): a sentence of the plan that gives the kind is then told on its own. The
     same plan object when nothing changes."""
@@ -436,10 +444,6 @@ def on_focus(plan: AnswerPlan, index: FactIndex, disclosed=(), said: str | None 
         return plan
     question = plan.question
     subjects = set(question.topics) - _FOCUS_FRAMES
-    near = False
-    if not subjects:
-        subjects = {t for f in told for t in f.topics} - _FOCUS_FRAMES
-        near = True  # the subject as told: a sentence of it must share a word with the question too
     concepts = set(question.concepts)
     about_family = any(f.section == FAMILY_SECTION for f in told)
     query = index.vectorize(question.text)
@@ -451,23 +455,29 @@ def on_focus(plan: AnswerPlan, index: FactIndex, disclosed=(), said: str | None 
             continue
         if (f.section == FAMILY_SECTION) != about_family:
             continue
-        if not (set(f.topics) & subjects or f.affirms & concepts):
-            continue
+        if not (set(f.topics) & subjects or f.affirms & concepts
+                or any(cosine(t.vector, f.vector) >= _SAME_THING for t in told)):
+            continue  # of the subject asked, or of the thing told ("my mother's diazepam")
         closeness = cosine(query, f.vector)
-        if near and closeness <= 0:
-            continue
+        if closeness <= 0:
+            continue  # and shares a word of the question
         if not any(says_focus(_said_text(f), k) for k in kinds):
             continue
-        candidates.append((f.id in disclosed, -closeness, f.position, f))
+        candidates.append((-closeness, f.id in disclosed, f.position, f))
     kept = [i for i in plan.items if i not in spoken]
     if candidates:
         best = min(candidates, key=lambda c: c[:3])[3]
         items = [AnswerItem(TELL, "similar", (best,))] + kept
-        return replace(plan, items=tuple(items), again=False)
+        return replace(plan, items=tuple(items), again=best.id in disclosed)  # told before: "Like I said, ..."
     if not any(load_focus()[k].unsure_when_none for k in kinds):
         return plan
-    subject = spoken[0].subject
-    unsure = AnswerItem(UNKNOWN, subject, (), False, spoken[0].about_other)
+    if any(set(f.topics) & subjects or f.affirms & concepts for f in told):
+        # a sentence on the subject asked says it in its own way ("How many hours do you sleep?" - "Sleep's been
+        # terrible since."): it stands; "not sure" is for a sentence on another subject only
+        return plan
+    # "not sure" of the amount or the time, not of the finding itself (a finding the record implies has its own
+    # hedge, "I haven't really thought about it like that", which answers no "how often")
+    unsure = AnswerItem(UNKNOWN, "focus", (), False, spoken[0].about_other)
     return replace(plan, items=tuple([unsure] + kept), again=False)
 
 

@@ -48,7 +48,7 @@ from mentalhospital_env.knowledge.codes import charted_diagnosis
 from mentalhospital_env.knowledge.lexicon import Lexicon
 
 from .check import ClaimChecker, facts_expressed
-from .decide import Decision, gate, on_focus, said_again
+from .decide import Decision, gate, gives_focus, on_focus, said_again
 from .embedding_reader import check_topic_reader
 from .informant import CHILD_AGE, informant_for
 from .question import Question, read_question
@@ -379,11 +379,18 @@ class Patient:
             # else the next sentence of the subject that does is said, or the patient is not sure
             focused = on_focus(decision.plan, self.index, self.memory.state.disclosed, said=text)
             if focused is not decision.plan:
+                first = (decision, text, self._say_state())
                 decision = replace(decision, plan=gate(
                     focused, self.representation.may_disclose if self.representation is not None else None,
                     self.memory.state.disclosed, self.index))
                 self._say_state(before)  # said once: the words chosen for the reply let go are not remembered
                 text = self._check(decision, self._say(decision))
+                if (not gives_focus(question, text) and not any(i.stance == UNKNOWN for i in focused.items)) or any(
+                        i.stance == WITHHELD and i.subject == "similar" for i in decision.plan.items):
+                    # the sentence that gives the kind asked did not survive the wording (an informant's words) or
+                    # is not yet to be told (the rapport gate: "Do I have to answer that?"): the first reply stands
+                    decision, text, state = first
+                    self._say_state(state)
         text = self._when(question, decision.speaker, text)
         reply = _reply_from_plan(text, decision.plan, decision.partial, "offline")
         if decision.speaker != "patient":
