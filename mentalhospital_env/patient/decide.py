@@ -471,9 +471,11 @@ def on_focus(plan: AnswerPlan, index: FactIndex, disclosed=(), said: str | None 
         return replace(plan, items=tuple(items), again=best.id in disclosed)  # told before: "Like I said, ..."
     if not any(load_focus()[k].unsure_when_none for k in kinds):
         return plan
-    if any(set(f.topics) & subjects or f.affirms & concepts for f in told):
+    if not subjects or any(set(f.topics) & subjects or f.affirms & concepts for f in told):
         # a sentence on the subject asked says it in its own way ("How many hours do you sleep?" - "Sleep's been
-        # terrible since."): it stands; "not sure" is for a sentence on another subject only
+        # terrible since."): it stands; "not sure" is for a sentence on another subject only. A question with no
+        # subject of its own ("How often does that happen?" after the complaint) leaves no other subject to tell:
+        # "I wake up and the sadness is already there" says every morning, "After a weekend I'm a wreck" when
         return plan
     # "not sure" of the amount or the time, not of the finding itself (a finding the record implies has its own
     # hedge, "I haven't really thought about it like that", which answers no "how often")
