@@ -20,15 +20,19 @@ from mentalhospital_env.cases.model import Persona
 from mentalhospital_env.knowledge.language import content_stems, stems, tokenize
 
 from .reading import _holds, _phrase_stems, cosine, load_memory_cues
+from .reading import FAMILY_SECTION
 from .recall import (
     AFFIRM,
     DENY,
+    SILENT,
     TELL,
+    UNKNOWN,
     WITHHELD,
     AnswerItem,
     AnswerPlan,
     FactIndex,
     IndexedFact,
+    _asking,
     finding_topics,
 )
 from .understanding import load_taxonomy
@@ -331,6 +335,152 @@ def said_again(plan: AnswerPlan, index: FactIndex | None = None, similarity: flo
     if not spoken or any(on_question(i, f) for i, f in spoken):
         return plan
     return replace(plan, again=False)
+
+
+# --------------------------------------------------------------------------------------------------
+# The question's focus
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _FocusKind:
+    asked: tuple[re.Pattern[str], ...]
+    not_asked: tuple[re.Pattern[str], ...]
+    said: tuple[re.Pattern[str], ...]
+    not_said: tuple[re.Pattern[str], ...]
+    #: with no sentence of the subject that gives it, the patient is not sure (else the reply stands)
+    unsure_when_none: bool = True
+
+
+@lru_cache(maxsize=1)
+def load_focus() -> dict[str, _FocusKind]:
+    """The kinds of answer a question may ask and how a sentence gives each (``data/focus.json``), compiled."""
+
+    def compiled(patterns) -> tuple[re.Pattern[str], ...]:
+        return tuple(re.compile(p, re.IGNORECASE) for p in patterns)
+
+    return {
+        kind: _FocusKind(compiled(spec.get("asked", ())), compiled(spec.get("not_asked", ())),
+                         compiled(spec.get("said", ())), compiled(spec.get("not_said", ())),
+                         bool(spec.get("unsure_when_none", True)))
+        for kind, spec in _data("focus.json")["kinds"].items()
+    }
+
+
+def focus_asked(question) -> frozenset[str]:
+    """The kinds of answer the question's asking sentences ask (``data/focus.json``): "How often does that
+    happen?" a rate, "What happens if you try not to?" an effect, "When did you get out?" a time. None for a
+    yes/no question (its stance answers it) and no time for a question about the present illness's own time
+    (the timeline's, :meth:`Patient._when`)."""
+    if question.yes_no:
+        return frozenset()
+    asked = _asking(question)
+    kinds = set()
+    for kind, spec in load_focus().items():
+        if any(p.search(s) for s in asked for p in spec.asked) and not any(
+                p.search(s) for s in asked for p in spec.not_asked):
+            kinds.add(kind)
+    if question.when is not None:
+        # the present illness's time is the timeline's; a time of a subject of its own ("When did you get out?")
+        # is checked here
+        tax = load_taxonomy()
+        others = set(question.topics) - _FOCUS_FRAMES - {"rapport", "greeting"}
+        if all(t in tax.by_id and tax.kind(t) == "symptom" for t in others):
+            kinds.discard("time")
+    return frozenset(kinds)
+
+
+def says_focus(text: str, kind: str) -> bool:
+    """Whether a sentence gives the kind of answer ``kind`` (its ``said`` patterns, once its ``not_said`` matches
+    are taken out: "last drink about 30 hours ago" gives a time, not an amount)."""
+    spec = load_focus().get(kind)
+    if spec is None:
+        return False
+    for p in spec.not_said:
+        text = p.sub(" ", text)
+    return any(p.search(text) for p in spec.said)
+
+
+def gives_focus(question, text: str) -> bool:
+    """Whether ``text`` gives a kind of answer the question asks by its words (:func:`focus_asked`)."""
+    return any(says_focus(text, k) for k in focus_asked(question))
+
+
+def _said_text(fact: IndexedFact) -> str:
+    return fact.fact.patient_says or fact.fact.text
+
+
+#: least closeness (cosine of idf-weighted stems) of a sentence to one told for it to be about the same thing
+_SAME_THING = 0.35
+_FOCUS_FRAMES = frozenset({"onset", "course", "trigger", "functioning", "help_tried", "chief_complaint"})
+
+
+def on_focus(plan: AnswerPlan, index: FactIndex, disclosed=(), said: str | None = None) -> AnswerPlan:
+    """The plan with what it tells checked against what the question asks (:func:`focus_asked`). Recall gives
+    the sentences of the subject asked, and the one nearest in words; a sentence can share a word or the topic
+    with the question and still say none of what is asked ("When you go without, what happens to the urge?" -
+    "I left college without finishing"). When no sentence told gives a kind asked, the nearest sentence of the
+    same subject (a topic of the question, a concept asked, or a sentence close to one told) that shares a word
+    with the question and gives the kind is told instead (of two as near, one not yet told). With none, a reply
+    on the subject asked stands (it says it in its own way), and one on another subject gives way to "not sure"
+    (never for a kind whose ``unsure_when_none`` is false: an effect is too many things). Denials, sentences held
+    back and the rest of the plan stay as they are. ``said``: the reply as worded from the plan,
+    checked in place of the plan's sentences (the wording may leave out the sentence that gave the kind, or say
+    a clinician's line in other words): a sentence of the plan that gives the kind is then told on its own. The
+    same plan object when nothing changes."""
+    if plan.refusal is not None or plan.small_talk is not None or not plan.items:
+        return plan
+    kinds = focus_asked(plan.question)
+    if not kinds:
+        return plan
+    spoken = [i for i in plan.items if i.stance in (AFFIRM, TELL) and not i.silent and i.facts]
+    if not spoken:
+        return plan
+    told = [f for i in spoken for f in i.facts]
+    if said is not None:
+        if any(says_focus(said, k) for k in kinds):
+            return plan
+    elif any(says_focus(_said_text(f), k) for f in told for k in kinds):
+        return plan
+    question = plan.question
+    subjects = set(question.topics) - _FOCUS_FRAMES
+    concepts = set(question.concepts)
+    about_family = any(f.section == FAMILY_SECTION for f in told)
+    query = index.vectorize(question.text)
+    # a sentence of the plan that gives the kind, lost in the wording, is a candidate again
+    told_ids = {f.id for f in told if not any(says_focus(_said_text(f), k) for k in kinds)}
+    candidates = []
+    for f in index.facts:
+        if not f.tellable or not f.present or f.id in told_ids or f.id.startswith(SILENT):
+            continue
+        if (f.section == FAMILY_SECTION) != about_family:
+            continue
+        if not (set(f.topics) & subjects or f.affirms & concepts
+                or any(cosine(t.vector, f.vector) >= _SAME_THING for t in told)):
+            continue  # of the subject asked, or of the thing told ("my mother's diazepam")
+        closeness = cosine(query, f.vector)
+        if closeness <= 0:
+            continue  # and shares a word of the question
+        if not any(says_focus(_said_text(f), k) for k in kinds):
+            continue
+        candidates.append((-closeness, f.id in disclosed, f.position, f))
+    kept = [i for i in plan.items if i not in spoken]
+    if candidates:
+        best = min(candidates, key=lambda c: c[:3])[3]
+        items = [AnswerItem(TELL, "similar", (best,))] + kept
+        return replace(plan, items=tuple(items), again=best.id in disclosed)  # told before: "Like I said, ..."
+    if not any(load_focus()[k].unsure_when_none for k in kinds):
+        return plan
+    if not subjects or any(set(f.topics) & subjects or f.affirms & concepts for f in told):
+        # a sentence on the subject asked says it in its own way ("How many hours do you sleep?" - "Sleep's been
+        # terrible since."): it stands; "not sure" is for a sentence on another subject only. A question with no
+        # subject of its own ("How often does that happen?" after the complaint) leaves no other subject to tell:
+        # "I wake up and the sadness is already there" says every morning, "After a weekend I'm a wreck" when
+        return plan
+    # "not sure" of the amount or the time, not of the finding itself (a finding the record implies has its own
+    # hedge, "I haven't really thought about it like that", which answers no "how often")
+    unsure = AnswerItem(UNKNOWN, "focus", (), False, spoken[0].about_other)
+    return replace(plan, items=tuple([unsure] + kept), again=False)
 
 
 # --------------------------------------------------------------------------------------------------

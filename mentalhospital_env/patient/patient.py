@@ -32,6 +32,7 @@ or discloses a sensitive fact before rapport allows.
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 import re
@@ -47,7 +48,7 @@ from mentalhospital_env.knowledge.codes import charted_diagnosis
 from mentalhospital_env.knowledge.lexicon import Lexicon
 
 from .check import ClaimChecker, facts_expressed
-from .decide import Decision, gate, said_again
+from .decide import Decision, gate, gives_focus, on_focus, said_again
 from .embedding_reader import check_topic_reader
 from .informant import CHILD_AGE, informant_for
 from .question import Question, read_question
@@ -65,12 +66,13 @@ from .recall import (
     IndexedFact,
     MemoryPolicy,
     MemorySkill,
+    _asking,
     asked_facets,
     says_facet,
 )
 from .representation import RepresentationSkill
 from .say import lay_renderer, plain_reply
-from .understanding import load_taxonomy, understand
+from .understanding import load_taxonomy, stems_of, understand
 
 if TYPE_CHECKING:  # the llm package is imported only where a model is used
     from mentalhospital_env.llm.base import GenerationSettings, LLMClient
@@ -369,13 +371,50 @@ class Patient:
         decided (rapport gate, partial answer, who speaks), the decision is said, the words are checked."""
         plan = self._recall(question)
         decision = self._decide(question, plan)
+        before = self._say_state()
         text = self._say(decision)
         text = self._check(decision, text)
+        if decision.said_before is None and text:
+            # what is said answers the kind of thing asked (a time, a rate, an effect: :func:`.decide.on_focus`),
+            # else the next sentence of the subject that does is said, or the patient is not sure
+            focused = on_focus(decision.plan, self.index, self.memory.state.disclosed, said=text)
+            if focused is not decision.plan:
+                first = (decision, text, self._say_state())
+                decision = replace(decision, plan=gate(
+                    focused, self.representation.may_disclose if self.representation is not None else None,
+                    self.memory.state.disclosed, self.index))
+                self._say_state(before)  # said once: the words chosen for the reply let go are not remembered
+                text = self._check(decision, self._say(decision))
+                if (not gives_focus(question, text) and not any(i.stance == UNKNOWN for i in focused.items)) or any(
+                        i.stance == WITHHELD and i.subject == "similar" for i in decision.plan.items):
+                    # the sentence that gives the kind asked did not survive the wording (an informant's words) or
+                    # is not yet to be told (the rapport gate: "Do I have to answer that?"): the first reply stands
+                    decision, text, state = first
+                    self._say_state(state)
         text = self._when(question, decision.speaker, text)
         reply = _reply_from_plan(text, decision.plan, decision.partial, "offline")
         if decision.speaker != "patient":
             reply = replace(reply, speaker=decision.speaker)
         return _Pending(question, decision.plan, reply)
+
+    def _say_state(self, restore: tuple | None = None) -> tuple:
+        """The state saying a reply moves on (the patient's random draws, the voice's phrases used and its draws),
+        taken, or put back as ``restore`` took it: a reply worded and let go for another leaves no trace."""
+        voice = self.representation.voice if self.representation is not None else None
+        if restore is not None:
+            rng_state, voice_state = restore
+            self._rng.setstate(rng_state)
+            if voice is not None:
+                for k, v in voice_state.items():
+                    if isinstance(getattr(voice, k), random.Random):
+                        getattr(voice, k).setstate(v)
+                    else:
+                        setattr(voice, k, copy.copy(v))
+            return restore
+        voice_state = {} if voice is None else {
+            k: v.getstate() if isinstance(v, random.Random) else copy.copy(v)
+            for k, v in vars(voice).items() if isinstance(v, (random.Random, set, dict, list))}
+        return self._rng.getstate(), voice_state
 
     def _when(self, question: Question, speaker: str, text: str) -> str:
         """A question about the present illness's time (:attr:`Question.when`) answered from the record's
@@ -388,6 +427,10 @@ class Patient:
         if "manner" in asked_facets(question) and says_facet(text, "manner"):
             # "Has it come on suddenly, or gradually?" is "gradually, over two years" as recalled, not the onset's
             # date alone ("About two years ago, I'd say.", hw-008)
+            return text
+        if question.when == "onset" and not _asks_a_time(question):
+            # "How did it start?" and "Before the pains started, were you a worrier?" name the onset and ask no time:
+            # the answer recalled stands, not the illness's timeline put in its place or before it
             return text
         also = set(question.topics) - _ILLNESS_TIME
         if question.when in ("onset", "duration") and (also and says_when(text) or _not_illness(also - _FRAMES)):
@@ -649,6 +692,15 @@ class Patient:
 _ILLNESS_TIME = frozenset({"onset", "course", "chief_complaint", "rapport", "greeting"})
 #: the other frames of the illness a double question asks with its time (answered after the time)
 _FRAMES = frozenset({"trigger", "functioning", "help_tried"})
+
+
+def _asks_a_time(question: Question) -> bool:
+    """Whether the question's asking sentences hold a cue of a time asked (``time_questions`` of
+    ``data/taxonomy.json``: "when did", "how long", "first notice"): a question is read as about the onset for its
+    topic alone ("How did it start?"), which asks how, not when."""
+    tax = load_taxonomy()
+    stemmed = stems_of(" ".join(_asking(question)))
+    return any(cues.found(stemmed) for kind, cues in tax.time_questions if kind in ("last_well", "duration", "onset"))
 
 
 def _not_illness(topics: set[str]) -> bool:

@@ -27,7 +27,7 @@ from mentalhospital_env.knowledge.language import SharedMemo, find_phrases, load
 from mentalhospital_env.knowledge.lexicon import Lexicon, load_lexicon
 
 from .check import ClaimChecker
-from .decide import PersonaProfile
+from .decide import PersonaProfile, focus_asked, says_focus
 from .implied import load_implications
 from .informant import CHILD_AGE
 from .reading import CLOSED_WORLD_KINDS, concept_topics, cosine, read_statements, stable_seed
@@ -590,7 +590,7 @@ class Speaker:
             if p.most_sentences and item.subject not in _RISK_SAID_WHOLE and not any(
                     f.section.split(".", 1)[0] in p.said_whole_sections for f in item.facts):
                 # risk, allergies and medicines are said whole, however long (styles.json said_whole_sections)
-                told = self._few(told, plan.question.text, p.most_sentences)
+                told = self._few(told, plan.question.text, p.most_sentences, focus_asked(plan.question))
             sentences.extend(told)
         if sentences and self._yes_no and not self._opens_no(sentences[0]) and self._no_outcome(plan, sentences[0]):
             # "Has the citalopram helped?" - "No, citalopram for a year made no difference.": a closed question on
@@ -667,12 +667,13 @@ class Speaker:
             and none.search(said) is not None and not (rules.outcome_none_not_asked is not None
                                                 and rules.outcome_none_not_asked.search(plan.question.text))
 
-    def _few(self, told: list[str], question: str, most: int) -> list[str]:
+    def _few(self, told: list[str], question: str, most: int, kinds: frozenset[str] = frozenset()) -> list[str]:
         """Each thing recall told in at most ``most`` sentences (``most_sentences`` of the persona): a person
         answers and stops, they do not read out a fact the record wrote as a list ("Do you have any physical
         health problems?" was eight sentences of one obstetric history, uw-022). A fact's opening sentence is
-        kept, then those closest in words to the question, in the fact's order; never one that goes on from a
-        sentence left out ("But I can't stop them.")."""
+        kept, then those that give the kind of answer asked (``kinds``: :func:`.decide.focus_asked`; "How many jobs
+        have you had?" keeps "I've had five jobs in eight years"), then those closest in words to the question, in
+        the fact's order; never one that goes on from a sentence left out ("But I can't stop them.")."""
         query = None
         out: list[str] = []
         for text in told:
@@ -685,14 +686,15 @@ class Speaker:
             # a sentence that goes on from the one before ("And it is often too high.") is let go before a separate
             # one (hw-028's "I had a transient ischaemic attack three years ago." was cut for it)
             ranked = sorted(range(1, len(pieces)), key=lambda k: (
-                pieces[k].split(" ", 1)[0].strip(",") in _GOES_ON_WORDS,
+                not any(says_focus(pieces[k], kind) for kind in kinds),
+                pieces[k].split(" ", 1)[0].strip(",") in _goes_on_words(),
                 -cosine(query, self.index.vectorize(pieces[k])), k))
             chosen = {0, *ranked[: most - 1]}
             # a sentence that goes on from the one before it is said with it or not at all, in order, so that a chain
             # ("But ... . And ... .") goes with the first link left out
             keep: list[int] = []
             for k in sorted(chosen):
-                if k == 0 or (keep and keep[-1] == k - 1) or pieces[k].split(" ", 1)[0].strip(",") not in _GOES_ON_WORDS:
+                if k == 0 or (keep and keep[-1] == k - 1) or pieces[k].split(" ", 1)[0].strip(",") not in _goes_on_words():
                     keep.append(k)
             out.append(" ".join(pieces[k] for k in keep))
         return out
@@ -1348,8 +1350,13 @@ _WHOLLY_QUOTED = re.compile(r"\s*['\"\u2018\u201c]([^'\"\u2019\u201d]+)['\"\u201
 
 
 _SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
-# a sentence opening with one of these goes on from the one before it ("I'd never hurt him. But I can't stop them.")
-_GOES_ON_WORDS = frozenset({"And", "But", "Or", "So", "Then", "It", "That", "This", "Which", "Since", "Still", "Also"})
+
+
+@lru_cache(maxsize=1)
+def _goes_on_words() -> frozenset[str]:
+    """The words a sentence opens with when it goes on from the one before it ("I'd never hurt him. But I can't
+    stop them."): ``goes_on_words`` of ``data/render.json``."""
+    return frozenset(_data("render.json").get("goes_on_words", ()))
 # risk subjects, whose answers are said whole (see Speaker._to_the_point)
 _RISK_SAID_WHOLE = frozenset({"suicide", "self_harm", "violence"})
 # the frame of an illness (when it began, how it goes, what set it off, what it stops): every subject has one
