@@ -1242,7 +1242,69 @@ def _compile_facts(ehr, sex, data, tax, no_allergy, names, relatives, record_tex
                 continue
             merged.append(f)
         facts = merged
-    return tuple(facts)
+    if sex == "female":
+        facts = _perinatal_mother_pass(facts, ehr, data, record_order)
+    return tuple(_medicine_status_pass(facts, data))
+
+
+def _perinatal_mother_pass(facts: list[Fact], ehr: EHR, data: dict[str, Any], record_order: str) -> list[Fact]:
+    """A postnatal note's "Mother" is the patient ("Mother tearful at times - ...", "Mother: Wound healed.", uw-022):
+    a told sentence opening on it (``perinatal_mother_pattern``) in a paragraph with a word of postnatal care
+    (``perinatal_care_pattern``) is left to the note, never said as her mother's or as a thing she had."""
+    paragraphs: dict[str, list[str]] = {}
+    out: list[Fact] = []
+    for f in facts:
+        if f.told and f.patient_says and re.match(data["perinatal_mother_pattern"], f.text.strip()):
+            if f.section not in paragraphs:
+                paragraphs[f.section] = [p for p in expand_abbreviations(dict(ehr.sections()).get(f.section, ""),
+                                                                           record_order).split("\n") if p.strip()]
+            head = f.text.strip()[:40]
+            if any(head in p and re.search(data["perinatal_care_pattern"], p, re.IGNORECASE) for p in paragraphs[f.section]):
+                f = replace(f, told=False, patient_says=None)
+        out.append(f)
+    return out
+
+
+def _listed_names(words: str) -> list[str]:
+    return [w.strip() for w in re.split(r",\s*|\s+and\s+", words.removeprefix("quite a few things, ")) if w.strip()]
+
+
+def _medicine_status_pass(facts: list[Fact], data: dict[str, Any]) -> list[Fact]:
+    """The medication section's word on what is taken now (its "I take ..." and "I used to take ..." sentences)
+    over the rest of the record: a medicine it says is taken now is not said again as one he used to take (uw-022:
+    "I take sertraline, ... paracetamol." and "I used to take sertraline, tinzaparin, paracetamol, ..."); a sentence
+    elsewhere that says a medicine is taken now (``taken_now_pattern``: a note or letter written before it was
+    stopped, "He is taking propranolol 10 mg prn, which helps a little." in uw-023's September referral) is not
+    said when the section says he only used to take it."""
+    taking: set[str] = set()
+    past: set[str] = set()
+    for f in facts:
+        if f.section == "medications" and f.told and f.patient_says:
+            for m in re.finditer(r"\bI take ([^.]+)\.", f.patient_says):
+                taking.update(n.lower() for n in _listed_names(m.group(1)))
+            for m in re.finditer(r"\bI used to take ([^.]+)\.", f.patient_says):
+                past.update(n.lower() for n in _listed_names(m.group(1)))
+    over = {n for n in past - taking if re.fullmatch(r"[a-z][a-z -]+", n)}
+    out: list[Fact] = []
+    for f in facts:
+        says = f.patient_says
+        if f.told and says and f.section == "medications" and taking:
+            def relist(m: re.Match) -> str:
+                keep = [n for n in _listed_names(m.group(1)) if n.lower() not in taking]
+                return "" if not keep else _finish("I used to take " + (
+                    keep[0] if len(keep) == 1 else f"{', '.join(keep[:-1])} and {keep[-1]}"))
+            new = re.sub(r"\s{2,}", " ", re.sub(r"\bI used to take ([^.]+)\.", relist, says)).strip()
+            if new != says:
+                f = replace(f, patient_says=new or None, told=bool(new))
+        elif f.told and says and f.section != "medications" and over and re.search(data["taken_now_pattern"], says) and any(
+                re.search(rf"\b{re.escape(n)}\b", says, re.IGNORECASE) for n in over):
+            listed = re.fullmatch(r"I take ([^.]+)\.", says)
+            keep = [n for n in _listed_names(listed.group(1)) if n.lower() not in over] if listed else []
+            # a note's own list ("Meds: amitriptyline 10 mg nocte, propranolol 10 mg tds prn") keeps what is still taken
+            f = (replace(f, patient_says=_finish("I take " + (keep[0] if len(keep) == 1 else f"{', '.join(keep[:-1])} and {keep[-1]}")))
+                 if keep else replace(f, told=False, patient_says=None))
+        out.append(f)
+    return out
 
 
 # a quotation mark, never an apostrophe between letters ("don't"); a plural's apostrophe is told apart by pairing
@@ -2296,6 +2358,15 @@ def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
             sentence = rest[:1].upper() + rest[1:] if rest and rest != sentence.strip() else sentence
         if section == "family_history" and (fam := re.match(data["family_entry_pattern"], sentence.strip(), re.IGNORECASE)):
             verb = "had" if re.search(data["family_entry_dead"], fam.group(2), re.IGNORECASE) else "has had"
+            named = re.match(data["family_entry_name_pattern"], fam.group(2))
+            if named and not _known(fam.group(2).split()[0].lower()):
+                # "Father: Robert 'Rab' Docherty died 2009 ...", "Brother: Gary (29), lives in Perth" (uw-023, uw-022):
+                # the relative named, then what they did; said of the relative ("My father died 2009 ..."), never
+                # "My father had robert Rab him died"
+                who = re.sub(r"\s*\([^()]*\)", "", fam.group(1)).strip()
+                sentence = f"{who[:1].upper()}{who[1:]} {fam.group(2)[named.end():].rstrip('.;, ')}."
+                fam = None
+        if section == "family_history" and fam:
             if re.match(r"[A-Z][a-z]+ [A-Z][a-z]+\b", fam.group(2)) and not _known(fam.group(2).split()[0].lower()):
                 # "Mother: Bernie Kinsella (58), special needs assistant ..." names the relative: no illness she
                 # "has had" ("My mother has had bernie Kinsella", "My father had tommy Kinsella", uw-022)
@@ -2787,6 +2858,19 @@ def _named_as_patient(text: str, names: tuple[str, ...], person: _Person) -> str
     turns into the first person."""
     for name in names:
         text = re.sub(rf"\b(?:Mr|Mrs|Ms|Miss|Master)\.? {name}\b", name, text)
+    titles = set(_data()["name_titles"])
+
+    def relatives_surname(m: re.Match) -> str:
+        first = m.group(1)
+        if first in names or first.lower() in titles or _known(first.lower()):
+            return m.group(0)
+        return first + (m.group(2) or "")
+
+    for name in names:
+        # "Lorraine Docherty (wife)", "Margaret Docherty (68), widowed": the family's surname after another's
+        # given name is that relative's, dropped, never the patient ("Call from Lorraine me", "My mother is
+        # Margaret him", uw-023)
+        text = re.sub(rf"\b([A-Z][a-z]+)(\s+['\u2018\"][A-Z][a-z]+['\u2019\"])?\s+{name}\b(?!['\u2019]s\b)", relatives_surname, text)
     for name in names:
         text = re.sub(rf"\b{name}'s\b", person.possessive, text)
         # "'Owen is a 22-year-old ...'" (uw-013, a letter quoted): a name opening a quotation is a subject,
@@ -3060,6 +3144,10 @@ def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives
     "Nothing has really changed") may be said as it stands (a structured case's fact; the narrative compiler
     keeps to sentences the patient owns). ``cut`` gets the rendering's sentences :func:`_whole` leaves unsaid."""
     person = _Person.of(sex)
+    meds = re.match(data["medication_label_pattern"], text.strip(), re.IGNORECASE) if section != "medications" else None
+    if meds:
+        # "Meds: propranolol 10 mg tds prn" in a note: a medication entry, read as the medications section reads one
+        return _voiced("medications", text.strip()[meds.end():], sex, names, relatives, data, impersonal, cut, couple)
     frame = re.match(data["trailing_frame_pattern"], text.strip())
     if frame:
         # "After that there were rows at home, his family says": the speaker first ("My family says after
@@ -3135,6 +3223,9 @@ def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives
         says = _gate(says, section, data)
     if not says or not _speakable(says, section, person, data, impersonal):
         return None
+    if section != "medications" and _STOPPED.get() and re.search(data["taken_now_pattern"], says) and any(
+            w in _STOPPED.get() for w in re.findall(r"[a-z][a-z-]{3,}", says.lower())):
+        return None  # "I'm taking propranolol ..." from a note written before the record stops it
     return says
 
 
@@ -3307,13 +3398,20 @@ def _possession_shape(sent: str, data: dict[str, Any]) -> str | None:
     if not obj_text:
         return None
     roles = data["role_nouns"]
-    role = re.match(rf"^((?:(?:{'|'.join(map(re.escape, roles['modifiers']))})\s+)*)({'|'.join(map(re.escape, roles['nouns']))})(?=$|[,;]|\s+(?:since|for|from|at|of|in|until|and|\d))",
+    modifiers = "|".join(re.escape(w) + ("" if w.endswith("-") else r"\s+") for w in roles["modifiers"])
+    article = re.match(r"^an?\s+(?=\S)", obj_text, re.IGNORECASE)
+    if article and re.match(rf"^(?:{modifiers})", obj_text[article.end():], re.IGNORECASE):
+        obj_text = obj_text[article.end():]  # "I had a former heavy drinker": the article goes, said again below
+    role = re.match(rf"^((?:{modifiers})*)({'|'.join(map(re.escape, roles['nouns']))})(?=$|[,;]|\s+(?:since|for|from|at|of|in|until|and|\d))",
                     obj_text, re.IGNORECASE)
     if role:
         # "I have smoker." (a role the patient is, not a thing had): "I'm a smoker.", "I was a heavy drinker."
         be = {"had": " was", "haven't had": "'m not", "hadn't had": " wasn't", "'ve not had": "'m not", "don't have": "'m not"}.get(lead, "'m")
         if be == "'m" and re.search(r"\b(?:since|for \d|for (?:years|months|weeks))\b", obj_text):
             be = "'ve been"  # "heavy drinker since 2015": it has lasted
+        if be in (" was", "'ve been") and any(w.strip().lower() in roles["over_modifiers"] for w in re.findall(
+                r"[\w-]+-|\w+", role.group(1))):
+            be = "'m"  # "I had a former heavy drinker", "I was a former smoker": a role that is over, said now
         said = obj_text[0].lower() + obj_text[1:]
         return f"{pre}{be} {'an' if said[0] in 'aeiou' else 'a'} {said}{stop}"
     if lead in ("'ve had", "have had", "had") and re.match(r"^[a-z][\w'-]* [A-Z][a-z][\w'-]*\b", obj_text):
