@@ -3009,10 +3009,12 @@ class ScriptedClinician(Doctor):
         pieces = re.split(r"((?<=[.!?])\s+|,\s+and\s+|\s+-\s+and\s+)", reply)
         joiners = [""] + pieces[1::2]
         denial = conf["denial_cues"].get(key)
-        for n, (joiner, piece) in enumerate(zip(joiners, pieces[0::2])):
+        answered = False  # a clause said already: a bare denial after it answers another question
+        for joiner, piece in zip(joiners, pieces[0::2]):
             if not self._plain(piece, informant=bool(teller)):
                 continue
-            if denial and n and _cue_said(piece, denial, {}) and _cue_said(
+            answered, after = True, answered
+            if denial and after and _cue_said(piece, denial, {}) and _cue_said(
                 piece, [c for c in conf["subject_cues"].get(key, ()) if c not in denial], conf["cue_false_friends"]
             ) is not True:
                 continue  # "..., and no, I can't say I have" after a use told answers another question (test-v2-0268)

@@ -145,3 +145,11 @@ def test_alcohol_dependence_with_a_withdrawal_fit_is_not_written_uncomplicated()
     plain = drinker(False)
     if plain._leading()[0][0].code == "F10.20":
         assert "Alcohol dependence, uncomplicated" in _line(plain._note(), "Assessment:")
+
+
+def test_a_bare_denial_after_a_filler_is_still_the_answer_about_drugs():
+    """Review of the fix above: only a clause said after another clause of substance is another question's; a denial
+    after a filler ('Let me think.') is the answer."""
+    doctor = _doctor()
+    _told(doctor, {"drug_use": "Let me think. No, I don't, never have."})
+    assert "No, I don't" in _line(doctor._note(), "Substance use:"), doctor._note()
