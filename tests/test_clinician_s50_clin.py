@@ -153,3 +153,12 @@ def test_a_bare_denial_after_a_filler_is_still_the_answer_about_drugs():
     doctor = _doctor()
     _told(doctor, {"drug_use": "Let me think. No, I don't, never have."})
     assert "No, I don't" in _line(doctor._note(), "Substance use:"), doctor._note()
+
+
+def test_an_onset_dated_in_the_past_is_still_a_present_finding():
+    """Review of the past-event rule: 'I've felt low for years, it started about three years ago' dates a low mood that
+    goes on; only a closed event at a past age or time ('when I was 13, I took a load of tablets') is history."""
+    doctor = _doctor("Outpatient clinic. A 40-year-old woman is here to see you, alone.")
+    assert not doctor._told_as_past("depressed_mood", "I've felt low for years, it started about three years ago.")
+    assert not doctor._told_as_past("self_harm", "When I was 13 I started cutting myself.")
+    assert doctor._told_as_past("self_harm", "There was one time, when I was 13, I took a load of tablets.")
