@@ -311,6 +311,12 @@ class ScriptedClinician(Doctor):
         for concept in sorted(reading.affirmed):  # a set: sorted, so the note reads the same in every process
             if self.last_concept in not_here.get(concept, ()):
                 continue  # "type 2 diabetes, diet-controlled" told of the physical health is no restriction of eating
+            if self._told_as_past(concept, heard):
+                # "when I was 13, I took a load of tablets" (a man of 23, test-v2-0061) is history, not the present
+                # illness: filed as its history finding where there is one (evidence.past_event)
+                concept = self.script["evidence"]["past_event"]["history_of"].get(concept, "")
+                if not concept or concept not in self.lexicon:
+                    continue
             if concept in f.denied:
                 f.contradicted.add(concept)
             f.present.setdefault(concept, text)
@@ -325,6 +331,19 @@ class ScriptedClinician(Doctor):
                     f.contradicted.add(concept)
             else:
                 f.denied.add(concept)
+
+    def _told_as_past(self, concept: str, text: str) -> bool:
+        """Whether a symptom or sign ``text`` affirms is told only in sentences that place it at a past age or time
+        ("when I was 13", "years ago") with nothing that goes on to now ("still", "since"): ``evidence.past_event``."""
+        conf = self.script["evidence"]["past_event"]
+        if not self._tells(text, conf["patterns"]):  # most replies tell no past age: no sentence is read again
+            return False
+        if concept not in self.lexicon or self.lexicon.get(concept).kind not in conf["kinds"]:
+            return False
+        stating = [p for p in split_sentences(text) if (concept, False) in patient_findings(p)]
+        return bool(stating) and all(
+            self._tells(p, conf["patterns"]) and not self._tells(p, conf["continuing"]) for p in stating
+        )
 
     def _death_thought_by_clause(self, reading: Any, text: str) -> Any:
         """The reading with a thought of death affirmed in a clause of its own taken as affirmed (``risk_follow_up.
@@ -1839,12 +1858,20 @@ class ScriptedClinician(Doctor):
         # a GAD, test-v2-0379, was given no CBT-I)
         told_dependence = self._drug_dependence_told()  # named beside the principal whatever its rank: treated too
         extra_lead = [(h, 0.0) for h in self.hyps if h.code in told_dependence and not any(x.code[:3] == h.code[:3] for x, _ in lead)]
+        # a disorder's treatment follows a diagnosis: one the note names beside the principal is treated as such; one
+        # it leaves on the differential only if confirmed, and a personality disorder not at all (DBT offered for a
+        # borderline personality disorder only on the differential of a severe depression, test-v2-0061)
+        named = {h.code for h in self._comorbid(lead)[1]} | set(told_dependence)
+        differential_only = conf["differential_therapy"]
         for i, (h, _) in enumerate(self._without_residual(lead)[1:] + extra_lead, 1):
             if (h.code not in profile.codes and h.code not in told_dependence and i > 1) or h.category == principal.category:
                 continue
+            if h.code not in named and h.code.startswith(tuple(differential_only["never_prefixes"])):
+                continue
             extra = next((t for t in h.psychotherapy if fits(t) and t.lower() not in " ".join(parts).lower()), None)
             if extra:
-                parts.append(conf["comorbid_therapy"].format(name=h.name[0].lower() + h.name[1:], therapy=extra))
+                said = conf["comorbid_therapy"] if h.code in named else differential_only["sentence"]
+                parts.append(said.format(name=h.name[0].lower() + h.name[1:], therapy=extra))
         # an item that speaks of a drug ("continue antidepressant for two years") only beside that drug
         prescribed = actions.proposed(medication)
         drug_items = set(conf["drug_actions"])
@@ -1891,8 +1918,10 @@ class ScriptedClinician(Doctor):
             parts.append(f"Safety: {'; '.join(safety)}.")
         if crisis_now:
             alone = ", living alone" if self._lives_alone() else ""
-            young = self.walk_in.age is not None and self.walk_in.age < 18 and crisis.get("under_18_sentence")
-            parts.append((young or crisis["sentence"]).format(alone=alone, he=he_she))
+            young = self.walk_in.age is not None and self.walk_in.age < conf["same_day_care_young_below"] \
+                and crisis.get("under_18_sentence")
+            his_her = {"female": "her", "male": "his"}.get(self.walk_in.sex or "", "their")
+            parts.append((young or crisis["sentence"]).format(alone=alone, he=he_she, his=his_her))
         older = conf["older_adult"]
         if (self.walk_in.age or 0) >= older["min_age"]:  # hyponatraemia and falls on an SSRI at 73; the vascular risk
             drug = re.search(older["drugs"], medication, re.IGNORECASE)
@@ -2160,7 +2189,13 @@ class ScriptedClinician(Doctor):
                            and (d == drug.lower() or self._same_group(d, drug.lower()))), None)
             if helped and not chosen:  # olanzapine helped and was stopped: restarted, not paliperidone (test-v2-0456)
                 kb_drug = next(d for d in self.kb.drugs if d.name.lower() == helped)
-                drug, dose = kb_drug.name, kb_drug.starting_dose
+                # at this illness's own dose of it (a mania's quetiapine), else the general one without an
+                # indication that names another episode ("for bipolar depression" in a mania, test-v2-0446)
+                own = next((d for name, d in principal.medications if name.lower() == helped), None)
+                drug, dose = kb_drug.name, own or kb_drug.starting_dose
+                for rule in ([] if own else self.script["plan"]["helped_before"]["indications"]):
+                    if not principal.code.startswith(tuple(rule["codes"])):
+                        dose = re.sub(rule["says"], "", dose, flags=re.IGNORECASE).strip()
                 sentence = self.script["plan"]["helped_before"]["sentence"].format(
                     he=he, says="say" if he == "they" else "says", drug=drug, dose=dose
                 )
@@ -2973,9 +3008,16 @@ class ScriptedClinician(Doctor):
         # clauses, so that "I don't use any drugs, and I've never felt better in my life" keeps its answer
         pieces = re.split(r"((?<=[.!?])\s+|,\s+and\s+|\s+-\s+and\s+)", reply)
         joiners = [""] + pieces[1::2]
+        denial = conf["denial_cues"].get(key)
+        answered = False  # a clause said already: a bare denial after it answers another question
         for joiner, piece in zip(joiners, pieces[0::2]):
             if not self._plain(piece, informant=bool(teller)):
                 continue
+            answered, after = True, answered
+            if denial and after and _cue_said(piece, denial, {}) and _cue_said(
+                piece, [c for c in conf["subject_cues"].get(key, ()) if c not in denial], conf["cue_false_friends"]
+            ) is not True:
+                continue  # "..., and no, I can't say I have" after a use told answers another question (test-v2-0268)
             piece = _without_opener(piece.strip(), conf["openers"])  # "Like I said, I'm low" is quoted "I'm low"
             if piece.strip().lower() in used:
                 continue
@@ -3671,6 +3713,8 @@ class ScriptedClinician(Doctor):
                 words = set(re.findall(r"[a-z']+", (t or "").lower()))
                 if not t or words & (set(fragments["subjects"]) | verbs) or any(w.endswith("ed") for w in words):
                     continue
+                if re.match(fragments["person_subject"], t, re.IGNORECASE):
+                    continue  # "her husband puts the start late in July" has a subject: no lead before it (test-v2-0454)
                 lead = next((lead for cue, lead in fragments["leads"].get(key, ()) if cue in words or not cue), None)
                 told[i] = f"{lead} {t}" if lead and i == 0 else None
             if all(told):
@@ -4023,6 +4067,39 @@ class ScriptedClinician(Doctor):
             out.insert(at + 1, f"{heading}: {alone}" + ("." if said and not own else ""))
         return out
 
+    def _note_name(self, h: Hypothesis) -> str:
+        """``h``'s name as the note writes it: without a word the history contradicts ("uncomplicated" beside a
+        withdrawal fit told, test-v2-0233; ``note_writing.names_when_heard``)."""
+        heard = set(self.findings.present) - self.findings.contradicted
+        rule = next((r for r in self.script["note_writing"]["names_when_heard"]["rules"]
+                     if r["code"] == h.code and set(r["findings"]) & heard), None)
+        return rule["name"] if rule else h.name
+
+    def _comorbid(self, lead: list[tuple[Hypothesis, float]]) -> tuple[list[tuple[Hypothesis, float]], list[Hypothesis]]:
+        """The ranked list with any dependent drinking told added, and the disorders the note names as diagnoses
+        beside the principal (``note_writing.comorbid``); the rest of the list is the differential."""
+        co = self.script["note_writing"]["comorbid"]
+        believed = set(self.profile(believed_only=True).codes)
+        principal = lead[0][0]
+        drinking = self._with_dependent_drinking(lead)[len(lead):]  # told, not ranked: a diagnosis beside the principal
+        lead = lead + drinking
+        if self.heavy_drinking(dependent=True):  # dependent drinking told: its first disorder is a diagnosis
+            family = self.script["exams_when_dependent_drinking"]["code"][:3]
+            believed |= {next(h.code for h, _ in lead if h.code[:3] == family)}
+        for code in self._drug_dependence_told():  # a drug's dependence told: a diagnosis beside the principal too
+            believed |= {h.code for h, _ in lead if h.code[:3] == code[:3]}
+        comorbid: list[Hypothesis] = []
+        for h, _ in lead[1:]:
+            if (
+                h.code in believed
+                and not h.code.startswith(tuple(co["never_prefixes"]))
+                and h.code[:3] != principal.code[:3]
+                and all(h.code[:3] != c.code[:3] for c in comorbid)
+                and h.category in co["categories"]
+            ):
+                comorbid.append(h)
+        return lead, comorbid
+
     def _note(self) -> str:
         """A sectioned note in prose: what the patient said, in clinical terms, with their own words quoted."""
         f = self.findings
@@ -4244,36 +4321,18 @@ class ScriptedClinician(Doctor):
             lines.append("Investigations: " + "; ".join(parts) + ".")
         lead = self._leading()
         evidence = _join(term(c) for c in symptoms[:6]) or "the history"
-        assessment = f"Assessment: the presentation, with {evidence}, is most consistent with {lead[0][0].name}."
+        assessment = f"Assessment: the presentation, with {evidence}, is most consistent with {self._note_name(lead[0][0])}."
         # a disorder it believes beside the principal one, of another kind, is a diagnosis too, not a differential
         # (stop 33's consultant: alcohol dependence with AUDIT 38 beside a cannabis dependence, test-v2-0302; a
         # moderate depression beside health anxiety, test-v2-0430, each left "only a differential")
         co = writing["comorbid"]
-        believed = set(self.profile(believed_only=True).codes)
-        principal = lead[0][0]
-        drinking = self._with_dependent_drinking(lead)[len(lead):]  # told, not ranked: a diagnosis beside the principal
-        lead = lead + drinking
-        if self.heavy_drinking(dependent=True):  # dependent drinking told: its first disorder is a diagnosis
-            family = self.script["exams_when_dependent_drinking"]["code"][:3]
-            believed |= {next(h.code for h, _ in lead if h.code[:3] == family)}
-        for code in self._drug_dependence_told():  # a drug's dependence told: a diagnosis beside the principal too
-            believed |= {h.code for h, _ in lead if h.code[:3] == code[:3]}
-        comorbid: list[Hypothesis] = []
-        for h, _ in lead[1:]:
-            if (
-                h.code in believed
-                and not h.code.startswith(tuple(co["never_prefixes"]))
-                and h.code[:3] != principal.code[:3]
-                and all(h.code[:3] != c.code[:3] for c in comorbid)
-                and h.category in co["categories"]
-            ):
-                comorbid.append(h)
+        lead, comorbid = self._comorbid(lead)
         if comorbid:
-            assessment = assessment.rstrip(".") + co["sentence"].format(names=_join(h.name for h in comorbid))
+            assessment = assessment.rstrip(".") + co["sentence"].format(names=_join(self._note_name(h) for h in comorbid))
         assessment += self._provisional(lead[0][0])
         rest = [h for h, _ in lead[1:] if h not in comorbid]
         if rest:
-            assessment += f" Differential diagnosis includes {_join(h.name for h in rest)}."
+            assessment += f" Differential diagnosis includes {_join(self._note_name(h) for h in rest)}."
         assessment += "".join(f" {line}" for line in self._results_to_read())
         weighed = self._results_weighed()
         if weighed:  # a scale's band or a single flagged value read in the formulation too, not only listed

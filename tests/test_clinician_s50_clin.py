@@ -1,0 +1,164 @@
+"""Stop 50 (s50-clin): the scripted clinician's notes and plans on a consultant's reading of test-v2 cases.
+
+Each test states the premise it was written from; the expectations come from the consultant's reading, not the code.
+"""
+
+from __future__ import annotations
+
+from mentalhospital_env.agents.scripted import ScriptedClinician
+
+from tests.test_clinician_s48_clin import _doctor, _line, _told
+from tests.test_clinician_s49_clin import _depressed, _read
+
+
+def _manic(walk_in: str) -> ScriptedClinician:
+    doctor = _doctor(walk_in)
+    doctor.findings.present.update({
+        "elevated_mood": "Fantastic.", "grandiose_delusions": "I'm the messenger, it's obvious.",
+        "persecutory_delusions": "People are following me.", "decreased_need_for_sleep": "Three hours and not tired.",
+        "pressured_speech": "x", "increased_goal_directed_activity": "Painting, writing a book, all at night."})
+    doctor.findings.denied.update({"suicidal_ideation", "low_mood"})
+    assert doctor._leading()[0][0].code.startswith(("F31.2", "F30.2")), doctor._leading()[0][0].code  # the premise
+    return doctor
+
+
+def test_a_psychotic_mania_under_18_goes_to_camhs_not_the_adult_crisis_team():
+    """A consultant: a young person's psychotic mania was sent to the adult crisis team with the adult wording 'if she
+    declines admission and lacks capacity for the decision, a Mental Health Act assessment is arranged', and started
+    on an adult's olanzapine 10-15 mg. Under 18 the child and adolescent service assesses, the bed is a young
+    people's unit, and consent is framed by the young person's age. An adult keeps the adult sentence."""
+    plan = _manic("Outpatient clinic. A 16-year-old girl is here to see you, accompanied by her mother.")._plan()
+    assert "CAMHS crisis team" in plan and "young people's psychiatric unit" in plan, plan
+    assert "lacks capacity for the decision, a Mental Health Act assessment is arranged" not in plan, plan
+    assert "parental responsibility" in plan, plan
+    assert "olanzapine 10-15 mg" not in plan, plan
+    adult = _manic("Outpatient clinic. A 34-year-old woman is here to see you, accompanied by her partner.")._plan()
+    assert "assessment for admission today (a mania" in adult and "CAMHS" not in adult, adult
+
+
+def test_quetiapine_restarted_in_a_mania_is_not_dosed_for_bipolar_depression():
+    """test-v2-0446: quetiapine that had helped was restarted in a psychotic mania 'at 50 mg at night, titrated to
+    300 mg at night for bipolar depression': the indication must follow the episode."""
+    doctor = _manic("Outpatient clinic. A 34-year-old woman is here to see you, accompanied by her partner.")
+    _told(doctor, {"past_psychiatric_treatment": "I've been known to the mood disorders clinic since I was 30. "
+                                                 "Quetiapine helped. I stopped it some weeks ago."})
+    plan = doctor._plan()
+    assert "quetiapine" in plan.lower(), plan  # the premise: the drug that helped is restarted
+    assert "bipolar depression" not in plan, plan
+
+
+def test_a_twelve_year_old_with_ocd_is_not_started_on_an_adult_ssri():
+    """A consultant: a 12-year-old with OCD was started on 'sertraline 50 mg once daily'. In a child, CBT with
+    exposure and response prevention comes first for a mild to moderate OCD; a medicine only if it has not helped,
+    chosen and started by a CAMHS psychiatrist at a dose for age."""
+    for walk_in in ["Outpatient clinic. A 12-year-old boy is here to see you, accompanied by his mother.",
+                    "Outpatient clinic. A 15-year-old boy is here to see you, accompanied by his mother."]:
+        doctor = _doctor(walk_in)
+        doctor.findings.present.update({
+            "obsessions": "I keep thinking my hands are dirty and I'll make mum ill.",
+            "compulsions": "I wash my hands thirty times a day.", "checking": "I check the door again and again."})
+        doctor.findings.denied.update({"suicidal_ideation", "low_mood", "auditory_hallucinations"})
+        assert doctor._leading()[0][0].code.startswith("F42"), doctor._leading()[0][0].code  # the premise
+        plan = doctor._plan()
+        assert "sertraline 50 mg" not in plan and "start sertraline" not in plan, plan
+        assert "exposure and response prevention" in plan and "CAMHS psychiatrist" in plan, plan
+
+
+def test_self_harm_told_at_an_age_long_past_is_history_not_current():
+    """test-v2-0061: a man of 23 said 'There was one time, when I was 13, I took a load of tablets', and the note wrote
+    'Reports self-harm' in the present illness and risk assessment. Self-harm last week, or going on since, is current."""
+    past = _read(_depressed("Emergency department. A 23-year-old man is here to see you, alone."),
+                 [("risk:attempts", "Have you ever tried to end your life?",
+                   "There was one time, when I was 13, I took a load of tablets.")])
+    assert "self_harm" not in past.findings.present, past.findings.present.keys()
+    assert "Reports self-harm" not in past._note(), past._note()
+    assert "when I was 13" in _line(past._note(), "Risk assessment:")  # still told, as the past attempt it was
+    for reply in ["I cut my arms last week.", "I've been cutting myself since I was 15.",
+                  "When I was 15 I cut myself and I still do sometimes."]:
+        now = _read(_depressed("Emergency department. A 23-year-old man is here to see you, alone."),
+                    [("risk:attempts", "Have you ever tried to end your life?", reply)])
+        assert "self_harm" in now.findings.present, reply
+
+
+def test_a_personality_disorder_left_on_the_differential_is_offered_no_treatment():
+    """test-v2-0061: 'For the borderline personality disorder as well: dialectical behaviour therapy' was planned
+    for a disorder the note left on the differential of a severe depression. A treatment follows a diagnosis."""
+    doctor = _depressed("Emergency department. A 23-year-old man is here to see you, alone.", {
+        "hopelessness": "There's no point.", "insomnia": "I can't sleep.", "excessive_guilt": "It's all my fault.",
+        "suicidal_ideation": "Sometimes I think they'd be better off without me.",
+        "self_harm": "I cut myself when it gets too much.", "mood_lability": "My moods flip by the hour.",
+        "unstable_relationships": "My relationships always blow up.",
+        "fear_of_abandonment": "I panic that people will leave me."})
+    lead = [h.code for h, _ in doctor._leading()]
+    assert any(c.startswith("F60") for c in lead[1:]), lead  # the premise: a personality disorder on the differential
+    note, plan = doctor._note(), doctor._plan()
+    assert "Differential diagnosis includes" in note and "Borderline personality disorder" in note, note
+    assert "dialectical behaviour therapy" not in plan, plan
+
+
+def test_the_drug_use_line_quotes_no_denial_said_of_another_question():
+    """test-v2-0268: 'Only in the spliffs, I've never been a cigarette smoker, and No, I can't say I have, and I've
+    never taken cocaine' under Illicit drug use: the cigarette answer and a bare 'no, I can't say I have' after the
+    use told belong to other questions. A reply that opens 'No.' is still the denial it is."""
+    doctor = _doctor("Emergency department. A 21-year-old man is here to see you, accompanied by his sister.")
+    _told(doctor, {"drug_use": "I smoke weed all day, from when I wake up, and only in the spliffs, I've never been a "
+                               "cigarette smoker, and no, I can't say I have, and I've never taken cocaine."})
+    line = _line(doctor._note(), "Substance use:")
+    assert "can't say I have" not in line and "cigarette smoker" not in line, line
+    assert "weed all day" in line, line
+    denial = _doctor()
+    _told(denial, {"drug_use": "No. I've never taken cocaine. I had a bit of weed at uni."})
+    assert '"No. I\'ve never taken cocaine' in _line(denial._note(), "Substance use:"), denial._note()
+
+
+def test_a_sentence_with_a_person_as_subject_gets_no_onset_lead():
+    """test-v2-0454: 'My husband puts the start late in July, a little while after the anniversary of a previous loss.'
+    was written 'She relates that it started her husband puts the start late in July'."""
+    doctor = _depressed("Outpatient clinic. A 38-year-old woman is here to see you, alone.")
+    _told(doctor, {"hpi:2": "My husband puts the start late in July, a little while after the anniversary of a "
+                            "previous loss."})
+    line = _line(doctor._note(), "History of present illness:")
+    assert "it started her husband" not in line, line
+    assert "her husband puts the start late in July" in line, line
+
+
+def test_alcohol_dependence_with_a_withdrawal_fit_is_not_written_uncomplicated():
+    """test-v2-0233: a man who said 'I had a fit when I stopped' was written 'most consistent with Alcohol dependence,
+    uncomplicated'. Without a fit told, the title stays."""
+    def drinker(fit: bool) -> ScriptedClinician:
+        doctor = _doctor("Outpatient clinic. A 39-year-old man is here to see you, alone.")
+        doctor.findings.present.update({
+            "relief_drinking": "I have a drink first thing now, just to get going.",
+            "alcohol_tolerance": "A couple of pints does nothing to me now.",
+            "continued_use_despite_harm": "My liver tests were bad, and I still drink.",
+            "alcohol_use": "Probably eight or nine pints most nights.",
+            **({"withdrawal_seizure_risk": "I had a fit when I stopped."} if fit else {})})
+        _told(doctor, {"alcohol_use": "Probably eight or nine pints most nights."})
+        doctor.findings.denied.update({"suicidal_ideation"})
+        return doctor
+
+    fit = drinker(True)
+    assert fit._leading()[0][0].code.startswith("F10.2"), fit._leading()[0][0].code  # the premise
+    assessment = _line(fit._note(), "Assessment:")
+    assert "uncomplicated" not in assessment, assessment
+    assert "Alcohol dependence" in assessment and "seizure" in assessment, assessment
+    plain = drinker(False)
+    if plain._leading()[0][0].code == "F10.20":
+        assert "Alcohol dependence, uncomplicated" in _line(plain._note(), "Assessment:")
+
+
+def test_a_bare_denial_after_a_filler_is_still_the_answer_about_drugs():
+    """Review of the fix above: only a clause said after another clause of substance is another question's; a denial
+    after a filler ('Let me think.') is the answer."""
+    doctor = _doctor()
+    _told(doctor, {"drug_use": "Let me think. No, I don't, never have."})
+    assert "No, I don't" in _line(doctor._note(), "Substance use:"), doctor._note()
+
+
+def test_an_onset_dated_in_the_past_is_still_a_present_finding():
+    """Review of the past-event rule: 'I've felt low for years, it started about three years ago' dates a low mood that
+    goes on; only a closed event at a past age or time ('when I was 13, I took a load of tablets') is history."""
+    doctor = _doctor("Outpatient clinic. A 40-year-old woman is here to see you, alone.")
+    assert not doctor._told_as_past("depressed_mood", "I've felt low for years, it started about three years ago.")
+    assert not doctor._told_as_past("self_harm", "When I was 13 I started cutting myself.")
+    assert doctor._told_as_past("self_harm", "There was one time, when I was 13, I took a load of tablets.")
