@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from mentalhospital_env.knowledge.language import memo_size
+from mentalhospital_env.knowledge.language import language_data, memo_size
 from mentalhospital_env.knowledge.language import (
     _TOKEN,
     _read,
@@ -498,12 +498,7 @@ def read_statement(text: str) -> StatementReading:
 def _self_inclusion_words() -> dict[str, frozenset[str] | tuple[tuple[str, ...], ...]]:
     """language.json's ``self_inclusion_reading``: openers, denials, comparison words and possessives as word sets,
     the trailing words as token tuples (longest first)."""
-    import json
-    from importlib import resources
-
-    raw = json.loads(
-        resources.files("mentalhospital_env.knowledge").joinpath("data/language.json").read_text("utf-8")
-    )["self_inclusion_reading"]
+    raw = language_data()["self_inclusion_reading"]
     out: dict = {k: frozenset(raw[k]) for k in ("openers", "comparison", "denials", "possessives")}
     out["trailing"] = tuple(sorted((tuple(tokenize(w)) for w in raw["trailing"]), key=len, reverse=True))
     return out
