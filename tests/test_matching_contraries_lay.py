@@ -36,3 +36,28 @@ def test_a_lay_opposite_is_a_contrary(checkpoint, output):
 )
 def test_the_same_side_is_no_contrary(checkpoint, output):
     assert contrary_clash(checkpoint, output) is None
+
+
+@pytest.mark.parametrize(
+    ("checkpoint", "output"),
+    [
+        # heldout49's opposites said without a negation word, each side in general lay English
+        ("Poor appetite; has to force herself to eat.", "I'm eating like a horse, I never stop picking."),
+        ("Manages his shopping and bills without help.", "My son does all my shopping and sorts the bills now."),
+        ("Has declined a promotion.", "I took the promotion last year."),
+    ],
+)
+def test_lay_opposites_of_appetite_everyday_tasks_and_an_offer_are_contraries(checkpoint, output):
+    assert contrary_clash(checkpoint, output) is not None
+
+
+@pytest.mark.parametrize(
+    ("checkpoint", "output"),
+    [
+        ("Poor appetite; has to force herself to eat.", "I've no appetite, I have to force myself to eat."),
+        ("Relies on her son for shopping and bills.", "My son does all my shopping and sorts the bills now."),
+        ("Has declined a promotion.", "They offered me team leader and I turned it down."),
+    ],
+)
+def test_the_same_side_of_those_contraries_is_no_clash(checkpoint, output):
+    assert contrary_clash(checkpoint, output) is None
