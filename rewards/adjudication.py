@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from mentalhospital_env.knowledge.language import memo_size
+from mentalhospital_env.knowledge.language import language_data, memo_size
 from mentalhospital_env.knowledge.language import (
     _TOKEN,
     _read,
@@ -498,12 +498,7 @@ def read_statement(text: str) -> StatementReading:
 def _self_inclusion_words() -> dict[str, frozenset[str] | tuple[tuple[str, ...], ...]]:
     """language.json's ``self_inclusion_reading``: openers, denials, comparison words and possessives as word sets,
     the trailing words as token tuples (longest first)."""
-    import json
-    from importlib import resources
-
-    raw = json.loads(
-        resources.files("mentalhospital_env.knowledge").joinpath("data/language.json").read_text("utf-8")
-    )["self_inclusion_reading"]
+    raw = language_data()["self_inclusion_reading"]
     out: dict = {k: frozenset(raw[k]) for k in ("openers", "comparison", "denials", "possessives")}
     out["trailing"] = tuple(sorted((tuple(tokenize(w)) for w in raw["trailing"]), key=len, reverse=True))
     return out
@@ -813,7 +808,23 @@ def normal_concepts(c: StatementReading, o: StatementReading) -> frozenset[str]:
 
 @lru_cache(maxsize=memo_size(65536))
 def _quantities(text: str) -> frozenset[tuple[float, str]]:
+    """quantities() of the text with contrasts.json's ``spoken_amounts`` said as the amounts they are ("a month and
+    a half" as "six weeks", "an hour or two" as "one or two hours")."""
+    pattern, table = _spoken_amounts()
+    if pattern is not None:
+        text = pattern.sub(lambda m: table[m.group().lower()], text)
     return quantities(text)
+
+
+@lru_cache(maxsize=1)
+def _spoken_amounts() -> tuple[re.Pattern | None, dict[str, str]]:
+    """contrasts.json's ``spoken_amounts``: lay amounts (lower case) and the amount each is, as one pattern of whole
+    words, longest first."""
+    table = {k.lower(): v for k, v in _contrasts_json().get("spoken_amounts", {}).get("phrases", {}).items()}
+    if not table:
+        return None, {}
+    alternatives = "|".join(re.escape(k) for k in sorted(table, key=len, reverse=True))
+    return re.compile(r"(?<![\w'])(?:" + alternatives + r")(?![\w'])", re.IGNORECASE), table
 
 
 def _statement_time(parts) -> str | None:

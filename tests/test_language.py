@@ -564,3 +564,41 @@ def test_a_label_naming_my_relative_speaks_when_her_words_open_in_the_first_pers
     text = "My wife: I've tried everything, doctor, his favourite soup, and he pushes it away."
     assert _clause_of(text, "tried").subject == "other"
     assert _clause_of(text, "pushes").subject == "patient"
+
+
+def test_language_json_has_one_cached_reader_shared_by_stemmer_cues_and_adjudicator(monkeypatch):
+    """language.json was parsed three times over (the stemmer's irregular forms, load_cues and the adjudicator's
+    self-inclusion table each opened it); language_data() is now the one reader, so all three read the same parse,
+    and what they read is what the file says (no behaviour change)."""
+    from importlib import resources
+
+    from mentalhospital_env.knowledge import language
+    from mentalhospital_env.rewards import adjudication
+
+    on_disk = json.loads(
+        resources.files("mentalhospital_env.knowledge").joinpath("data/language.json").read_text("utf-8")
+    )
+    assert dict(language.language_data()) == on_disk
+    assert language.language_data() is language.language_data()  # cached: parsed once
+    with pytest.raises(TypeError):
+        language.language_data()["negation_cues"] = []  # read-only: no caller can change another's view
+
+    # every reader goes through it: a replaced loader is what the three tables are built from
+    sentinel = {**on_disk, "irregular_forms": {"zzwent": "zzgo"}}
+    sentinel["self_inclusion_reading"] = {**on_disk["self_inclusion_reading"], "openers": ["zzopener"]}
+    sentinel["negation_cues"] = [*on_disk["negation_cues"], "zznever"]
+    reads = []
+    monkeypatch.setattr(language, "language_data", lambda: reads.append(1) or sentinel)
+    monkeypatch.setattr(adjudication, "language_data", lambda: reads.append(1) or sentinel)
+    for cached in (language._irregular_forms, language.load_cues, adjudication._self_inclusion_words):
+        cached.cache_clear()
+    try:
+        assert language._irregular_forms() == {"zzwent": "zzgo"}
+        assert "zzopener" in adjudication._self_inclusion_words()["openers"]
+        assert ("zznever",) in language.load_cues().negation
+        assert len(reads) == 3
+    finally:
+        for cached in (language._irregular_forms, language.load_cues, adjudication._self_inclusion_words):
+            cached.cache_clear()
+    monkeypatch.undo()
+    assert language._irregular_forms() == on_disk["irregular_forms"]

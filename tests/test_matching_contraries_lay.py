@@ -36,3 +36,36 @@ def test_a_lay_opposite_is_a_contrary(checkpoint, output):
 )
 def test_the_same_side_is_no_contrary(checkpoint, output):
     assert contrary_clash(checkpoint, output) is None
+
+
+@pytest.mark.parametrize(
+    ("checkpoint", "output"),
+    [
+        # heldout49's opposites said without a negation word, each side in general lay English
+        ("Poor appetite; has to force herself to eat.", "I'm eating like a horse, I never stop picking."),
+        ("Manages his shopping and bills without help.", "My son does all my shopping and sorts the bills now."),
+        ("Has declined a promotion.", "I took the promotion last year."),
+        # heldout48's: lost enjoyment against the lay words of looking forward to it, a course finished late
+        ("Has lost enjoyment in playing the guitar.", "Guitar's the best bit of my day, I practise for hours."),
+        ("Loss of enjoyment in running.", "Running's the one thing keeping me going, I still look forward to it."),
+        ("Took longer than planned to finish her degree.", "I finished my degree on time, got a 2:1."),
+    ],
+)
+def test_lay_opposites_without_a_negation_word_are_contraries(checkpoint, output):
+    assert contrary_clash(checkpoint, output) is not None
+
+
+@pytest.mark.parametrize(
+    ("checkpoint", "output"),
+    [
+        ("Poor appetite; has to force herself to eat.", "I've no appetite, I have to force myself to eat."),
+        ("Relies on her son for shopping and bills.", "My son does all my shopping and sorts the bills now."),
+        ("Has declined a promotion.", "They offered me team leader and I turned it down."),
+        ("Loss of enjoyment in running.", "I don't look forward to anything any more."),
+        ("Took longer than planned to finish her degree.", "Uni took me five years, longer than I planned."),
+        # 'nobody' and 'no one' turn a side as 'no' does (the negation cues hold them; the flip cues did not)
+        ("Manages his bills without help.", "I manage all my bills myself, nobody does it for me."),
+    ],
+)
+def test_the_same_side_of_those_contraries_is_no_clash(checkpoint, output):
+    assert contrary_clash(checkpoint, output) is None

@@ -45,3 +45,23 @@ def test_amounts_in_other_units_that_differ(checkpoint, output):
 )
 def test_amounts_in_other_units_that_agree(checkpoint, output):
     assert differ(checkpoint, output) is None
+
+
+@pytest.mark.parametrize(
+    ("said", "amounts"),
+    [
+        ("I've been down for about a month and a half now.", {(6.0, "week")}),
+        ("Year and a half ago it all started.", {(18.0, "month")}),
+        ("I've been snappy this last fortnight.", {(2.0, "week")}),
+        ("Maybe an hour or two a night, if that.", {(1.0, "hour/day"), (2.0, "hour/day")}),
+    ],
+)
+def test_lay_amounts_are_read_as_the_amounts_they_are(said, amounts):
+    """contrasts.json's spoken_amounts: 'a month and a half' was no amount at all, 'an hour or two a night' was two
+    nights."""
+    assert _quantities(said) == frozenset(amounts)
+
+
+def test_an_hour_or_two_a_night_differs_from_five_hours_and_agrees_with_two():
+    assert differ("Sleeping about five hours a night.", "Maybe an hour or two a night, if that.") is not None
+    assert differ("Sleeping about two hours a night.", "Maybe an hour or two a night, if that.") is None

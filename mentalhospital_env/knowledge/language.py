@@ -365,9 +365,18 @@ def tokens_of(text: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=1)
+def language_data() -> Mapping[str, object]:
+    """``data/language.json`` parsed, read from the package once per process: the one reader of the cue file
+    (the stemmer's irregular forms, :func:`load_cues` and the adjudicator's tables all take it from here). A
+    read-only view: callers copy what they change."""
+    from types import MappingProxyType
+
+    return MappingProxyType(json.loads(resources.files(__package__).joinpath("data/language.json").read_text("utf-8")))
+
+
+@lru_cache(maxsize=1)
 def _irregular_forms() -> dict[str, str]:
-    raw = json.loads(resources.files(__package__).joinpath("data/language.json").read_text("utf-8"))
-    return dict(raw.get("irregular_forms", {}))
+    return dict(language_data().get("irregular_forms", {}))
 
 
 @lru_cache(maxsize=memo_size(65536))
@@ -466,7 +475,7 @@ def stems_of(text: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=1)
 def load_cues() -> LanguageCues:
-    raw = json.loads(resources.files(__package__).joinpath("data/language.json").read_text("utf-8"))
+    raw = dict(language_data())
 
     def phrases(key: str) -> tuple[tuple[str, ...], ...]:
         return tuple(sorted({tuple(tokenize(p)) or (p,) for p in raw[key]}, key=len, reverse=True))
