@@ -298,7 +298,9 @@ class SafetyCheck:
 
 
 def _code_matches(code: str, prefixes: Iterable[str]) -> bool:
-    return any(code == p or code.startswith(p) for p in prefixes)
+    """Whether ``code`` is one of ``prefixes`` or starts with one (one ``startswith`` of them all: the rules' code
+    lists are read for every rule at every check of a plan)."""
+    return code.startswith(prefixes if type(prefixes) is tuple else tuple(prefixes))
 
 
 def _per_text(method: Callable[[Any, str], _T]) -> Callable[[Any, str], _T]:
