@@ -1263,3 +1263,40 @@ def test_sibling_order_excludes_dependants_only_with_a_sibling_count():
     assert actions.mentions_dependants("She is up in the middle of the night feeding the baby.")
     assert actions.mentions_dependants("He has three daughters, the youngest of whom is 6.")
     assert not actions.mentions_dependants("He is the youngest of four children, raised by his grandmother.")
+
+
+def test_cue_reading_by_first_word_agrees_with_trying_every_cue() -> None:
+    """Stop 50 (issue 14): ``_has`` and ``_follows`` try at each word only the cues that open with it, where they
+    tried every cue of the list at every call. Same answers as the plain reading on the bundled cue lists, including
+    a cue longer than the three words after an action ('not to be started' still follows at once) and an empty cue."""
+    import random
+
+    from mentalhospital_env.knowledge.critical import CriticalActions
+
+    def has(window, cues):
+        w = tuple(window)
+        return any(w[j : j + len(c)] == c for c in cues for j in range(len(w) - len(c) + 1))
+
+    def follows(window, cues):
+        w = tuple(window)
+        return any(w[j : j + len(c)] == c for c in cues for j in range(max(0, 3 - len(c)) + 1))
+
+    ca = load_critical_actions()
+    lists = [ca._refusal, ca._refusal_after, ca._not_now, ca._not_now_after, ca._pregnancy, ca._not_pregnancy, ca._dependants]
+    lists += [s.unless_phrases for s in ca.risk_concepts.values()] + [s.unless for s in ca.record_signs.values()]
+    lists += [(), ((),), (("a",), ())]
+    rng = random.Random(50)
+    seen = {True: 0, False: 0}
+    for cues in lists:
+        vocab = sorted({w for c in cues for w in c}) + ["the", "a", "plan"]
+        for _ in range(400):
+            window = [rng.choice(vocab) for _ in range(rng.randint(0, 8))]
+            if cues and rng.random() < 0.3:
+                at = rng.randint(0, min(len(window), 3))
+                window[at:at] = list(rng.choice(cues))
+            assert CriticalActions._has(window, cues) == has(window, cues), (window, cues)
+            assert CriticalActions._follows(window, cues) == follows(window, cues), (window, cues)
+            seen[has(window, cues)] += 1
+    assert min(seen.values()) > 1000  # both answers are read many times
+    assert CriticalActions._follows(("not", "to", "be", "start", "today"), ca._refusal_after)
+    assert not CriticalActions._follows(("plan", "not", "to", "be", "start"), (("not", "to", "be", "start"),))
