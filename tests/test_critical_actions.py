@@ -1263,3 +1263,26 @@ def test_sibling_order_excludes_dependants_only_with_a_sibling_count():
     assert actions.mentions_dependants("She is up in the middle of the night feeding the baby.")
     assert actions.mentions_dependants("He has three daughters, the youngest of whom is 6.")
     assert not actions.mentions_dependants("He is the youngest of four children, raised by his grandmother.")
+
+
+@pytest.mark.parametrize(
+    "plan",
+    [
+        "Continue lithium 400 mg at night. No medication other than lithium.",
+        "No medication other than lithium 400 mg at night.",
+        "No drugs except lithium; check a level in a week.",
+        "Nothing apart from lithium for now.",
+        "Avoid any new medication besides lithium.",
+    ],
+)
+def test_an_exception_to_a_refusal_keeps_the_drug_it_names(ca, plan):
+    """Stop 50: 'No medication other than lithium' was read as refusing lithium (the refusal cue 'no' reached the drug
+    over the exception), so a plan keeping lithium alone proposed no mood stabiliser. An exception said between the
+    refusal and the action (``refusal_exception_cues``) ends the refusal's reach."""
+    assert "lithium" in ca.proposed(plan) and "lithium" in ca.started(plan)
+
+
+@pytest.mark.parametrize("plan", ["No lithium.", "Do not start lithium.", "No medication other than sertraline; no lithium.",
+                                  "Other than that, do not start lithium.", "Avoid haloperidol, olanzapine and lithium."])
+def test_a_refusal_without_an_exception_before_the_drug_still_refuses_it(ca, plan):
+    assert "lithium" not in ca.proposed(plan)
