@@ -1153,3 +1153,32 @@ def test_a_central_feature_the_encounter_never_brought_out_is_not_left_out_of_th
 
     assert not trauma_left_out("The memories come when I least expect it.", "I'd rather not say what started it.")
     assert trauma_left_out("The memories come when I least expect it.", "It began after a violent robbery at work.")
+
+
+def test_a_suicide_plan_the_patient_affirmed_costs_the_note_that_leaves_it_out_or_records_it_absent():
+    """Stop 50: a note whose risk section named the suicidal thoughts but not the plan the patient affirmed ('Have you
+    made a plan to end your life?' 'Yes.'), or wrote 'no plan', scored as the faithful note less nothing: the told
+    risk 'suicidal thoughts' was named, and 'no plan' was no claim the reader checks. Now the plan left out is
+    told_risk_omitted and the plan recorded as absent a false denial; the faithful note scores above both."""
+    case = _frozen("test-v2-0364")
+    turns = (Turn("What has brought you here?", "I've felt low for months and I can't sleep."),
+             Turn("Have you had thoughts of ending your life?", "Yes, most days I think about killing myself."),
+             Turn("Have you made a plan to end your life?", "Yes."),
+             Turn("Do you hear voices?", "No."))
+    head = ('Chief complaint: "I\'ve felt low for months."\nHistory of present illness: Months of low mood and insomnia.\n'
+            "Mental status examination: Mood low. Denies hallucinations.\n")
+    tail = "\nAssessment: Depressive episode."
+    risk = {
+        "faithful": "Risk assessment: Daily suicidal thoughts with a plan to end her life. High risk.",
+        "left out": "Risk assessment: Daily suicidal thoughts.",
+        "absent": "Risk assessment: Daily suicidal thoughts; no plan.",
+    }
+    charts = {k: Chart(turns=turns, note=head + v + tail) for k, v in risk.items()}
+    kinds = {k: [f.kind for f in note_faults(case, c) if f.section == "risk_assessment"] for k, c in charts.items()}
+    assert kinds == {"faithful": [], "left out": ["told_risk_omitted"], "absent": ["false_denial"]}
+    judge = OfflineJudge(dimensions=("note_quality",))
+    score = {k: judge.score(case, c)["note_quality"] for k, c in charts.items()}
+    assert score["faithful"] > score["left out"] >= score["absent"]
+    # the plan the patient denied is recorded by 'no plan' (no fault)
+    denied = (turns[0], turns[1], Turn("Have you made a plan to end your life?", "No, I haven't got a plan."), turns[3])
+    assert not [f for f in note_faults(case, Chart(turns=denied, note=head + risk["absent"] + tail)) if f.section == "risk_assessment"]

@@ -1179,12 +1179,21 @@ def told_risk_omitted(view: NoteView) -> list[NoteFault]:
     faulted = {kind["name"] for kind in main_risks(view.risk_lines + view.history_risk_lines) if not _names(risk_text, kind["note"])}
     out = []
     for told in _data().get("told_risks", {}).get("kinds", []):
-        if told.get("risk_kind") in faulted:
-            continue  # main_risk_omitted has it
         # an abuse the patient disclosed is recorded wherever the note tells it (the personal history); a risk to self
         # or others belongs in the risk section
         where = view.note if told.get("where") == "note" else risk_text
-        if set(told["findings"]) & view.affirmed and not _names(where, told["note"]):
+        if not set(told["findings"]) & view.affirmed:
+            continue
+        if told.get("denied"):
+            # a risk the patient affirmed that the note records as absent ('no plan' beside 'Yes' to a plan to end her
+            # life) misleads more than one left out (stop 50): a false denial, whatever the record says
+            denial = re.compile(told["denied"], re.IGNORECASE)
+            if denial.search(where) and not _names(denial.sub(" ", where), told["note"]):
+                out.append(NoteFault("false_denial", "risk_assessment", f"{told['name']}: the note denies what the patient affirmed"))
+                continue
+        if told.get("risk_kind") in faulted:
+            continue  # main_risk_omitted has it
+        if not _names(where, told["note"]):
             out.append(NoteFault("told_risk_omitted", "risk_assessment", told["name"]))
     return out
 
