@@ -1300,3 +1300,26 @@ def test_cue_reading_by_first_word_agrees_with_trying_every_cue() -> None:
     assert min(seen.values()) > 1000  # both answers are read many times
     assert CriticalActions._follows(("not", "to", "be", "start", "today"), ca._refusal_after)
     assert not CriticalActions._follows(("plan", "not", "to", "be", "start"), (("not", "to", "be", "start"),))
+
+
+@pytest.mark.parametrize(
+    "plan",
+    [
+        "Continue lithium 400 mg at night. No medication other than lithium.",
+        "No medication other than lithium 400 mg at night.",
+        "No drugs except lithium; check a level in a week.",
+        "Nothing apart from lithium for now.",
+        "Avoid any new medication besides lithium.",
+    ],
+)
+def test_an_exception_to_a_refusal_keeps_the_drug_it_names(ca, plan):
+    """Stop 50: 'No medication other than lithium' was read as refusing lithium (the refusal cue 'no' reached the drug
+    over the exception), so a plan keeping lithium alone proposed no mood stabiliser. An exception said between the
+    refusal and the action (``refusal_exception_cues``) ends the refusal's reach."""
+    assert "lithium" in ca.proposed(plan) and "lithium" in ca.started(plan)
+
+
+@pytest.mark.parametrize("plan", ["No lithium.", "Do not start lithium.", "No medication other than sertraline; no lithium.",
+                                  "Other than that, do not start lithium.", "Avoid haloperidol, olanzapine and lithium."])
+def test_a_refusal_without_an_exception_before_the_drug_still_refuses_it(ca, plan):
+    assert "lithium" not in ca.proposed(plan)

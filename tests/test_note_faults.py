@@ -500,9 +500,10 @@ def _central(case, replies, hpi, assessment):
 
 def test_the_central_feature_of_the_records_disorder_told_in_the_history():
     """The index trauma of a PTSD that the patient told is central: a history of its symptoms alone leaves it out, and
-    the disorder's name ("post-traumatic") is not the event. Since stop 28 the trauma is wanted even when the patient
-    never told it: a PTSD history without its event is an interview gap a supervisor fails (the assertion that a
-    feature never given is not wanted encoded the earlier rule, issue 15)."""
+    the disorder's name ("post-traumatic") is not the event. From stop 28 to stop 49 the trauma was wanted even when
+    the patient never told it; since stop 50 a note is again held to what the encounter brought out (the hand ratings
+    of held_out30..46 rate faithful notes that keep to what was said 4-5: 16 notes moved toward their rating, 5 away),
+    so a feature never given is not left out of the note."""
     ptsd = _frozen("test-v2-0472")
     told = ["It began at 24, in the weeks after a violent robbery at work.", "The memories come when I least expect it."]
     missing = _central(ptsd, told, "He describes intrusive memories and poor sleep for five years.",
@@ -510,23 +511,26 @@ def test_the_central_feature_of_the_records_disorder_told_in_the_history():
     assert [t for t in missing if "trauma" in t] == ["F43.10: the trauma the illness followed"]
     assert not [t for t in _central(ptsd, told, "Intrusive memories since a violent robbery at work at 24.",
                                     "Post-traumatic stress disorder.") if "trauma" in t]
-    assert [t for t in _central(ptsd, told[1:], "He describes intrusive memories.", "Post-traumatic stress disorder.")
-            if "trauma" in t] == ["F43.10: the trauma the illness followed"]
+    assert not [t for t in _central(ptsd, told[1:], "He describes intrusive memories.", "Post-traumatic stress disorder.")
+                if "trauma" in t]
 
 
-def test_the_principal_disorders_core_feature_is_wanted_even_when_never_asked():
-    """A nightmare disorder whose note never records a nightmare (the interview never asked) leaves out what the
-    diagnosis rests on, and "Nightmare disorder" in the assessment does not record it; "bad dreams" in the history
-    does. The PTSD's re-experiencing likewise."""
+def test_the_principal_disorders_core_feature_is_wanted_where_the_patient_gave_it():
+    """A nightmare disorder whose note never records the nightmares the patient told leaves out what the diagnosis
+    rests on, and "Nightmare disorder" in the assessment does not record it; "bad dreams" in the history does. Where
+    the interview never reached them (stop 50) the note is not at fault. The PTSD's re-experiencing likewise."""
     nightmares = _frozen("test-v2-0388")  # F51.5
-    told = ["I stay up late so I don't have to sleep."]
+    told = ["I stay up late so I don't have to sleep, the nightmares are that bad."]
     fault = "F51.5: the nightmares themselves (content, frequency, what they do to sleep)"
     assert fault in _central(nightmares, told, "He avoids sleep and is tired.", "Primary insomnia; differential Nightmare disorder.")
     assert fault not in _central(nightmares, told, "He avoids sleep because of bad dreams most nights.", "Nightmare disorder.")
+    assert fault not in _central(nightmares, ["I stay up late so I don't have to sleep."], "He avoids sleep and is tired.",
+                                 "Primary insomnia.")
     ptsd = _frozen("test-v2-0472")
-    relive = [t for t in _central(ptsd, [], "After a violent robbery at work he drinks more.", "Post-traumatic stress disorder.")
+    flash = ["I get flashbacks of the robbery at work."]
+    relive = [t for t in _central(ptsd, flash, "After a violent robbery at work he drinks more.", "Post-traumatic stress disorder.")
               if "re-experiencing" in t]
-    assert relive and not [t for t in _central(ptsd, [], "Flashbacks since a violent robbery at work.", "Post-traumatic stress disorder.")
+    assert relive and not [t for t in _central(ptsd, flash, "Flashbacks since a violent robbery at work.", "Post-traumatic stress disorder.")
                           if "re-experiencing" in t]
 
 
@@ -566,14 +570,17 @@ def test_results_listed_but_not_read():
 
 
 def test_compensatory_behaviour_stated_in_binge_eating_disorder():
-    """What tells binge eating disorder from bulimia is wanted present or absent, whether or not it came up."""
+    """What tells binge eating disorder from bulimia is wanted present or absent where it came up (since stop 50 not
+    where the interview never reached it: a note is rated against what was said)."""
     bed = _frozen("test-v2-0055")
-    told = ["I'll have dinner, then eat a family bag of crisps, chocolate, whatever's there."]
-    compensatory = lambda hpi: [t for t in _central(bed, told, hpi, "Binge eating disorder.") if "compensatory" in t]
+    told = ["I'll have dinner, then eat a family bag of crisps, chocolate, whatever's there.",
+            "No, I've never made myself sick or taken laxatives."]
+    compensatory = lambda hpi, said=told: [t for t in _central(bed, said, hpi, "Binge eating disorder.") if "compensatory" in t]
     assert compensatory("Binges most evenings (a family bag of crisps, chocolate) for two years.") == [
         "F50.81: compensatory behaviour, present or absent"
     ]
     assert compensatory("Binges most evenings for two years; she denies vomiting or laxatives.") == []
+    assert compensatory("Binges most evenings (a family bag of crisps, chocolate) for two years.", told[:1]) == []
 
 
 def test_rigor_does_not_reward_an_entry_the_encounter_rules_out():
@@ -635,10 +642,10 @@ def test_a_deranged_panel_is_not_read_by_a_diagnosis_that_could_explain_it():
 
 
 def test_a_psychotic_mania_without_its_delusion_or_written_as_a_depression():
-    """The delusion a psychotic mania's specifier rests on is wanted whether or not the scripted interview drew it
-    out; a mania recorded with anhedonia and low mood is its central feature contradicted."""
+    """The delusion a psychotic mania's specifier rests on is wanted where the patient told it (since stop 50 not where
+    the interview never drew it out); a mania recorded with anhedonia and low mood is its central feature contradicted."""
     mania = _record("test-v2-0362")  # bipolar disorder, current episode manic with psychotic symptoms
-    told = ["I'm so happy, I could hug everyone in this room.", "I hear voices."]
+    told = ["I'm so happy, I could hug everyone in this room.", "I hear voices.", "I've been given special powers."]
     central = lambda hpi: _central(mania, told, hpi, "Bipolar affective disorder, current episode manic with psychotic symptoms.")
     sound = "Ten days of elevated mood, little sleep and voices; he believes he has special powers (grandiose delusion)."
     assert not [t for t in central(sound) if "mania" in t]
@@ -1129,3 +1136,49 @@ def test_a_rating_scales_name_is_no_diagnosis():
 
     assert read_impression("Results that bear on it: GAD-7 13/21, PHQ-9 18/27.") == ()
     assert [s.code for s in read_impression("GAD-7 of 15 supports generalised anxiety disorder.")] == ["F41.1"]
+
+
+def test_a_central_feature_the_encounter_never_brought_out_is_not_left_out_of_the_note():
+    """Stop 50 (issue 15): a 'pertinent' central feature (the trauma a PTSD followed, the nightmares of a nightmare
+    disorder) was wanted in the note whether or not the patient gave it, so faithful notes rated 4-5 that keep to what
+    was said ('keeps the differential open without asserting trauma he did not disclose', held_out38 note-711) lost a
+    point and a half for an interview that never reached it. A note is rated against the encounter: the feature is
+    wanted where a reply told it (or denied a pertinent one), and left out when the note then never names it."""
+    ptsd = _frozen("test-v2-0472")
+    headed = "History of present illness: Intrusive memories and poor sleep for years.\nAssessment: PTSD."
+
+    def trauma_left_out(*replies):
+        turns = tuple(Turn("Tell me more.", r) for r in replies)
+        return [f.text for f in _faults(ptsd, headed, turns=turns) if f.kind == "central_finding_omitted" and "trauma" in f.text]
+
+    assert not trauma_left_out("The memories come when I least expect it.", "I'd rather not say what started it.")
+    assert trauma_left_out("The memories come when I least expect it.", "It began after a violent robbery at work.")
+
+
+def test_a_suicide_plan_the_patient_affirmed_costs_the_note_that_leaves_it_out_or_records_it_absent():
+    """Stop 50: a note whose risk section named the suicidal thoughts but not the plan the patient affirmed ('Have you
+    made a plan to end your life?' 'Yes.'), or wrote 'no plan', scored as the faithful note less nothing: the told
+    risk 'suicidal thoughts' was named, and 'no plan' was no claim the reader checks. Now the plan left out is
+    told_risk_omitted and the plan recorded as absent a false denial; the faithful note scores above both."""
+    case = _frozen("test-v2-0364")
+    turns = (Turn("What has brought you here?", "I've felt low for months and I can't sleep."),
+             Turn("Have you had thoughts of ending your life?", "Yes, most days I think about killing myself."),
+             Turn("Have you made a plan to end your life?", "Yes."),
+             Turn("Do you hear voices?", "No."))
+    head = ('Chief complaint: "I\'ve felt low for months."\nHistory of present illness: Months of low mood and insomnia.\n'
+            "Mental status examination: Mood low. Denies hallucinations.\n")
+    tail = "\nAssessment: Depressive episode."
+    risk = {
+        "faithful": "Risk assessment: Daily suicidal thoughts with a plan to end her life. High risk.",
+        "left out": "Risk assessment: Daily suicidal thoughts.",
+        "absent": "Risk assessment: Daily suicidal thoughts; no plan.",
+    }
+    charts = {k: Chart(turns=turns, note=head + v + tail) for k, v in risk.items()}
+    kinds = {k: [f.kind for f in note_faults(case, c) if f.section == "risk_assessment"] for k, c in charts.items()}
+    assert kinds == {"faithful": [], "left out": ["told_risk_omitted"], "absent": ["false_denial"]}
+    judge = OfflineJudge(dimensions=("note_quality",))
+    score = {k: judge.score(case, c)["note_quality"] for k, c in charts.items()}
+    assert score["faithful"] > score["left out"] >= score["absent"]
+    # the plan the patient denied is recorded by 'no plan' (no fault)
+    denied = (turns[0], turns[1], Turn("Have you made a plan to end your life?", "No, I haven't got a plan."), turns[3])
+    assert not [f for f in note_faults(case, Chart(turns=denied, note=head + risk["absent"] + tail)) if f.section == "risk_assessment"]

@@ -377,6 +377,7 @@ class CriticalActions:
         pregnancy_exclusions: Sequence[str] = (),
         not_now_cues: Sequence[str] = (),
         not_now_after_cues: Sequence[str] = (),
+        refusal_exception_cues: Sequence[str] = (),
     ):
         self.actions = dict(actions)
         # see check: remembered per profile and plan, capped like every memo (memo_size), forgotten by clear_cache
@@ -420,6 +421,7 @@ class CriticalActions:
         self._pregnancy = tuple(_stems(c) for c in pregnancy_cues if _stems(c))
         self._not_now = tuple(sorted({_stems(c) for c in not_now_cues if _stems(c)}, key=len, reverse=True))
         self._not_now_after = tuple(sorted({_stems(c) for c in not_now_after_cues if _stems(c)}, key=len, reverse=True))
+        self._exception = tuple(sorted({_stems(c) for c in refusal_exception_cues if _stems(c)}, key=len, reverse=True))
         self._not_pregnancy = tuple(_stems(c) for c in pregnancy_exclusions if _stems(c))
         self._dependants = tuple(_stems(c) for c in dependant_cues if _stems(c))
         self._not_dependants = tuple(_stems(c) for c in dependant_exclusions if _stems(c))
@@ -460,6 +462,16 @@ class CriticalActions:
                 if window[j : j + k] == c:
                     return True
         return False
+
+    def _last_exception(self, stemmed: Sequence[str], lo: int, hi: int) -> int | None:
+        """The index just after the last exception cue ("other than", "apart from") wholly within ``stemmed[lo:hi]``,
+        or None: where a refusal said before it stops reaching."""
+        best = None
+        for c in self._exception:
+            for j in range(lo, hi - len(c) + 1):
+                if tuple(stemmed[j : j + len(c)]) == c and (best is None or j + len(c) > best):
+                    best = j + len(c)
+        return best
 
     @staticmethod
     def _follows(after: Sequence[str], cues: tuple[tuple[str, ...], ...]) -> bool:
@@ -508,17 +520,20 @@ class CriticalActions:
             ceiling = min((b for b in limits if b > end or b == end and end not in labels), default=len(stemmed))
             before = stemmed[max(floor, start - 4) : start]
             after = stemmed[end : min(ceiling, end + self._after_reach)]
+            # an exception said between the refusal and the action ends the refusal's reach: 'No medication other than
+            # lithium' keeps lithium (``refusal_exception_cues``); a refusal said after the exception still refuses
+            excepted = self._last_exception(stemmed, max(floor, start - 4), start)
             refused = (
-                self._has(before, self._refusal)
+                self._has(before[excepted - max(floor, start - 4) :] if excepted is not None else before, self._refusal)
                 or self._follows(after, self._refusal_after)
-                or any(s < start < e for s, e in negated)
+                or any(s < start < e and (excepted is None or s >= excepted) for s, e in negated)
             )
             if not refused and floor in commas and start - floor <= 3 and (
                 stemmed[start - 1 : start] and stemmed[start - 1] in _LIST_JOINS
                 or start == floor and ceiling in commas
             ):
                 refused = self._listed_after_refusal(stemmed, limits, commas, floor)  # "Stop running, netball and exercise"
-            if not refused and previous is not None and previous[1]:
+            if not refused and previous is not None and previous[1] and (excepted is None or excepted <= previous[0]):
                 gap = stemmed[previous[0] : start]
                 same_sentence = not any(previous[0] <= b <= start for b in sentence_breaks(plan))
                 refused = same_sentence and 0 < len(gap) <= 3 and gap[0] in _CONNECTIVES or same_sentence and not gap
@@ -1128,6 +1143,7 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
         pregnancy_exclusions=_strings(where, None, "pregnancy_exclusions", raw.get("pregnancy_exclusions")),
         not_now_cues=_strings(where, None, "not_now_cues", raw.get("not_now_cues")),
         not_now_after_cues=_strings(where, None, "not_now_after_cues", raw.get("not_now_after_cues")),
+        refusal_exception_cues=_strings(where, None, "refusal_exception_cues", raw.get("refusal_exception_cues")),
     )
     for action_id in sorted(required):
         if action_id not in found.proposed(actions[action_id].say or ""):

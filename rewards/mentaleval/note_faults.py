@@ -106,6 +106,8 @@ class NoteView:
     denied: frozenset[str] = frozenset()  # findings the patient denied
     record_present: frozenset[str] = frozenset()  # findings the record states present
     central: frozenset[str] = frozenset()  # the record's central findings (``central_sections``)
+    #: findings a record fact the encounter disclosed holds (a reply that told it, perhaps in words the reader does not read)
+    disclosed: frozenset[str] = frozenset()
     named: frozenset[str] = frozenset()  # every finding the note names, in any words or polarity
     turns: tuple[tuple[str, str], ...] = ()  # (the doctor's words, the patient's reply)
     record_sections: tuple[tuple[str, str], ...] = ()  # (path, text) of the record
@@ -238,6 +240,7 @@ def note_view(case: Any, chart: Chart) -> NoteView:
         denied=evidence.denied,
         record_present=evidence.record_present,
         central=frozenset(central),
+        disclosed=evidence.disclosed,
         named=frozenset(m.concept_id for m in mentions(note)),
         turns=tuple((t.doctor, t.patient) for t in chart.turns),
         record_sections=tuple(ehr.sections()) if ehr is not None else (),
@@ -620,7 +623,8 @@ def central_features_omitted(view: NoteView) -> list[NoteFault]:
     agoraphobia, the mood swings of a borderline personality disorder) that the patient gave in the encounter (a
     reply affirming one of its findings or naming one of its words) and the note's history, mental state and
     assessment never name in any words or polarity; a ``pertinent`` feature (compensatory behaviour, present or
-    absent, in binge eating disorder) is wanted whether or not the patient gave it; a group's ``contrary`` findings
+    absent, in binge eating disorder) is given by a reply denying it too (stop 50: none is wanted where the encounter
+    never gave it); a group's ``contrary`` findings
     recorded present contradict it (a mania written up with anhedonia). Elsewhere in the note (the
     weight gain under Medical history) is not where a reader of the history looks for it."""
     conf = _data()["central_features"]
@@ -644,7 +648,12 @@ def central_features_omitted(view: NoteView) -> list[NoteFault]:
                     out.append(NoteFault("central_finding_omitted", "history_of_present_illness", f"{ref}: {group['what']}"))
                 continue
             findings, words = set(group.get("findings", ())), list(group.get("words", ()))
-            given = group.get("pertinent") or bool(findings & view.affirmed) or any(_names(r, words) for r in view.replies)
+            # wanted only where the encounter gave it (a reply affirming one of its findings or naming one of its words, or
+            # a record fact the encounter disclosed): a note is rated against what was said (stop 50: the trauma of a PTSD
+            # the patient never told, the nightmares never asked about, cost notes rated 4-5 their score); 'pertinent'
+            # keeps its meaning of present or absent (a denial of compensatory behaviour is its record, not an omission)
+            answered = view.affirmed | view.disclosed | (view.denied if group.get("pertinent") else frozenset())
+            given = bool(findings & answered) or any(_names(r, words) for r in view.replies)
             seen, where = (in_whole, whole) if group.get("anywhere") else (in_note, text)
             if given and not (findings & seen or _names(where, words)):
                 out.append(NoteFault("central_finding_omitted", "history_of_present_illness", f"{ref}: {group['what']}"))
@@ -1170,12 +1179,21 @@ def told_risk_omitted(view: NoteView) -> list[NoteFault]:
     faulted = {kind["name"] for kind in main_risks(view.risk_lines + view.history_risk_lines) if not _names(risk_text, kind["note"])}
     out = []
     for told in _data().get("told_risks", {}).get("kinds", []):
-        if told.get("risk_kind") in faulted:
-            continue  # main_risk_omitted has it
         # an abuse the patient disclosed is recorded wherever the note tells it (the personal history); a risk to self
         # or others belongs in the risk section
         where = view.note if told.get("where") == "note" else risk_text
-        if set(told["findings"]) & view.affirmed and not _names(where, told["note"]):
+        if not set(told["findings"]) & view.affirmed:
+            continue
+        if told.get("denied"):
+            # a risk the patient affirmed that the note records as absent ('no plan' beside 'Yes' to a plan to end her
+            # life) misleads more than one left out (stop 50): a false denial, whatever the record says
+            denial = re.compile(told["denied"], re.IGNORECASE)
+            if denial.search(where) and not _names(denial.sub(" ", where), told["note"]):
+                out.append(NoteFault("false_denial", "risk_assessment", f"{told['name']}: the note denies what the patient affirmed"))
+                continue
+        if told.get("risk_kind") in faulted:
+            continue  # main_risk_omitted has it
+        if not _names(where, told["note"]):
             out.append(NoteFault("told_risk_omitted", "risk_assessment", told["name"]))
     return out
 
