@@ -35,7 +35,7 @@ from mentalhospital_env.knowledge.critical import Profile, load_critical_actions
 from mentalhospital_env.knowledge.durations import load_durations
 from mentalhospital_env.knowledge.language import clauses, has_cue, is_negated, load_cues, stem, tokenize
 from mentalhospital_env.knowledge.lexicon import lexicon_relations
-from mentalhospital_env.knowledge.specifiers import psychotic_conflict, severity_conflict
+from mentalhospital_env.knowledge.specifiers import load_specifiers, psychotic_conflict, severity_conflict
 
 
 @lru_cache(maxsize=1)
@@ -1858,20 +1858,24 @@ class ScriptedClinician(Doctor):
         # a GAD, test-v2-0379, was given no CBT-I)
         told_dependence = self._drug_dependence_told()  # named beside the principal whatever its rank: treated too
         extra_lead = [(h, 0.0) for h in self.hyps if h.code in told_dependence and not any(x.code[:3] == h.code[:3] for x, _ in lead)]
-        # a disorder's treatment follows a diagnosis: one the note names beside the principal is treated as such; one
-        # it leaves on the differential only if confirmed, and a personality disorder not at all (DBT offered for a
-        # borderline personality disorder only on the differential of a severe depression, test-v2-0061)
+        # a personality disorder left on the differential gets no treatment: its therapy is long and specialist and
+        # follows a diagnosis (DBT offered for a borderline personality disorder only on the differential of a severe
+        # depression, test-v2-0061); and one disorder is treated once, however many of its severities or variants
+        # the list holds (hw-036: a severe and a moderate depression each given their own sentence)
         named = {h.code for h in self._comorbid(lead)[1]} | set(told_dependence)
-        differential_only = conf["differential_therapy"]
-        for i, (h, _) in enumerate(self._without_residual(lead)[1:] + extra_lead, 1):
-            if (h.code not in profile.codes and h.code not in told_dependence and i > 1) or h.category == principal.category:
-                continue
-            if h.code not in named and h.code.startswith(tuple(differential_only["never_prefixes"])):
+        rules = conf["differential_therapy"]
+        others = [
+            h for i, (h, _) in enumerate(self._without_residual(lead)[1:] + extra_lead, 1)
+            if not ((h.code not in profile.codes and h.code not in told_dependence and i > 1) or h.category == principal.category)
+            and not (h.code not in named and h.code.startswith(tuple(rules["never_prefixes"])))
+        ]
+        kept = self._one_per_disorder(others, named, rules["same_disorder"])
+        for h in others:
+            if h not in kept:
                 continue
             extra = next((t for t in h.psychotherapy if fits(t) and t.lower() not in " ".join(parts).lower()), None)
             if extra:
-                said = conf["comorbid_therapy"] if h.code in named else differential_only["sentence"]
-                parts.append(said.format(name=h.name[0].lower() + h.name[1:], therapy=extra))
+                parts.append(conf["comorbid_therapy"].format(name=h.name[0].lower() + h.name[1:], therapy=extra))
         # an item that speaks of a drug ("continue antidepressant for two years") only beside that drug
         prescribed = actions.proposed(medication)
         drug_items = set(conf["drug_actions"])
@@ -4066,6 +4070,27 @@ class ScriptedClinician(Doctor):
             alone = " ".join(filter(None, ["; ".join(said), *own]))  # the heading's only words: no "Also said"
             out.insert(at + 1, f"{heading}: {alone}" + ("." if said and not own else ""))
         return out
+
+    @staticmethod
+    def _one_per_disorder(hyps: list[Hypothesis], named: set[str], rule: dict[str, Any]) -> list[Hypothesis]:
+        """Of ``hyps`` (in rank order) one of each disorder (``differential_therapy.same_disorder``: names alike up to
+        ``name_up_to``): the one the note names as a diagnosis (``named``), else the most severe by the grade its code
+        states (``specifiers``), else the first ranked."""
+        order = {g: n for n, g in enumerate(rule["grade_order"])}
+        spec = load_specifiers()
+
+        def disorder(h: Hypothesis) -> str:
+            return h.name.split(rule["name_up_to"])[0].strip().lower()
+
+        def weight(h: Hypothesis) -> tuple[bool, int]:
+            graded = spec.grade(h.code)
+            return h.code in named, order.get(graded[1], -1) if graded else -1
+
+        kept: dict[str, Hypothesis] = {}
+        for h in hyps:  # rank order: a later one replaces the kept only when it weighs more
+            if disorder(h) not in kept or weight(h) > weight(kept[disorder(h)]):
+                kept[disorder(h)] = h
+        return list(kept.values())
 
     def _note_name(self, h: Hypothesis) -> str:
         """``h``'s name as the note writes it: without a word the history contradicts ("uncomplicated" beside a

@@ -162,3 +162,40 @@ def test_an_onset_dated_in_the_past_is_still_a_present_finding():
     assert not doctor._told_as_past("depressed_mood", "I've felt low for years, it started about three years ago.")
     assert not doctor._told_as_past("self_harm", "When I was 13 I started cutting myself.")
     assert doctor._told_as_past("self_harm", "There was one time, when I was 13, I took a load of tablets.")
+
+
+def _traumatised_and_low() -> ScriptedClinician:
+    """A PTSD with a moderate and a severe single depressive episode both on its differential (as hw-039)."""
+    doctor = _doctor("Outpatient clinic. A 35-year-old woman is here to see you, alone.")
+    doctor.findings.present.update({
+        "intrusive_memories": "It replays in my head.", "flashbacks": "I keep seeing the crash.",
+        "nightmares": "Nightmares every night.", "trauma_avoidance": "I won't drive.", "hypervigilance": "I jump at everything.",
+        "exaggerated_startle": "Any bang and I'm off.", "insomnia": "I can't sleep.", "low_mood": "I'm low.",
+        "anhedonia": "Nothing's fun.", "hopelessness": "There's no point.", "fatigue": "I'm tired.", "guilt": "It's my fault."})
+    doctor.findings.denied.update({"elevated_mood", "auditory_hallucinations", "homicidal_ideation"})
+    lead = [h.code for h, _ in doctor._leading()]
+    assert lead[0] == "F43.10" and {"F32.1", "F32.2"} <= set(lead[1:]), lead  # the premise
+    return doctor
+
+
+def test_a_disorder_on_the_differential_keeps_its_plain_plan_sentence():
+    """Review of s50-clin: its fix for test-v2-0061 gave every disorder left on the differential 'If the X on the
+    differential is confirmed: ...', rewording a quarter of the handwritten plans ('If the major depressive disorder,
+    single episode, severe without psychotic features on the differential is confirmed: ...'). Only a personality
+    disorder loses its treatment; any other keeps 'For the X as well: ...' as before."""
+    plan = _traumatised_and_low()._plan()
+    assert "on the differential is confirmed" not in plan, plan
+    assert "For the major depressive disorder, single episode, severe without psychotic features as well: " \
+           "cognitive behavioural therapy combined with medication." in plan, plan
+
+
+def test_two_severities_of_one_disorder_get_one_plan_sentence_the_more_severe():
+    """hw-036: 'For the major depressive disorder, single episode, severe without psychotic features as well: ...
+    For the major depressive disorder, single episode, moderate as well: behavioural activation.' One disorder is
+    treated once: the more severe episode's sentence is kept (ranked below the moderate one here)."""
+    doctor = _traumatised_and_low()
+    lead = [h.code for h, _ in doctor._leading()]
+    assert lead.index("F32.1") < lead.index("F32.2"), lead  # the premise: the moderate episode ranks first
+    plan = doctor._plan()
+    said = [s for s in plan.split(". ") if "major depressive disorder" in s.lower()]
+    assert len(said) == 1 and "severe without psychotic features" in said[0], said
