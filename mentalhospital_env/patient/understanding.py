@@ -131,6 +131,20 @@ class TopicDef:
     #: history); the course's "how often" still counts beside a symptom ("How often are the attacks
     #: happening?") but not beside a substance ("How often do you smoke weed?")
     solo_unless_kinds: tuple[str, ...] = ()
+    #: topics (ids, or kinds such as ``substance``) of the previous turn for which this topic, when it is a question's
+    #: only subject, is a word said in passing: "Just at weekends, or midweek too?" after "I do a bit of coke when I'm
+    #: out." asks about the coke, not how the weekends are spent; "And how long have you been smoking that much?" after
+    #: "I'm on about five spliffs a day." asks about the spliffs, not tobacco
+    yields_to_before: tuple[str, ...] = ()
+    #: stemmed verb cues ("smoke", "smoking") that ask about this topic only where no cue of an ``object_yields``
+    #: topic is their object (within ``_OBJECT_REACH`` words after them, before an "or" or "and"): "Are you smoking
+    #: any pot at all?" asks about cannabis, not tobacco; "Do you smoke, or use any cannabis?" asks about both
+    verbs: CueSet | None = None
+    object_yields: tuple[str, ...] = ()
+
+    def passing_after(self, before: Iterable[str], kind_of: Callable[[str], str]) -> bool:
+        """Whether this topic, a question's only subject, is said in passing of a topic of the previous turn."""
+        return any(b in self.yields_to_before or kind_of(b) in self.yields_to_before for b in before)
 
 
 @dataclass(frozen=True)
@@ -156,6 +170,9 @@ class Taxonomy:
     kin_not_ill_relatives: frozenset[str]
     #: stems of words after which a relative is the one harmed ("thoughts of hurting your daughter")
     harmed_by: frozenset[str]
+    #: stems of words after which a relative named is a time's anchor, not whose illness is asked ("Has the drinking
+    #: crept up since your mum passed away?")
+    anchored_by: frozenset[str]
     spellings: dict[str, str]
     #: stems of words that carry no content when two texts are compared
     stopwords: frozenset[str]
@@ -270,6 +287,9 @@ def load_taxonomy() -> Taxonomy:
             record_unless=cues_of(t["record_unless"]) if t.get("record_unless") else None,
             solo=cues_of(t["solo_cues"]) if t.get("solo_cues") else None,
             solo_unless_kinds=tuple(t.get("solo_unless_kinds", ())),
+            yields_to_before=tuple(t.get("yields_to_before", ())),
+            verbs=cues_of(t["verbs"]) if t.get("verbs") else None,
+            object_yields=tuple(t.get("object_yields", ())),
         )
         for t in raw["topics"]
     ]
@@ -303,6 +323,7 @@ def load_taxonomy() -> Taxonomy:
         kin_not_ill=frozenset(raw.get("kin_not_ill", ())),
         kin_not_ill_relatives=frozenset(raw.get("kin_not_ill_relatives", ())),
         harmed_by=frozenset(s for w in raw.get("harmed_by", ()) for s in stems_of(w)),
+        anchored_by=frozenset(s for w in raw.get("anchored_by", ()) for s in stems_of(w)),
         stopwords=frozenset(stem(w) for w in raw.get("stopwords", ())),
         bank_qualifiers=frozenset(stem(w) for w in raw.get("bank_qualifiers", ())),
         spellings={k.lower(): v for k, v in raw.get("spellings", {}).items()},
@@ -400,6 +421,8 @@ def _read(utterance: str, context: str | None) -> Understanding:
     before = _understand(context[:2000], None) if context else None
     feats = reading_features(stemmed, context_stems, cue.topics, own, before.topics if before else (),
                              is_reflection(utterance))
+    if before is not None:
+        own = subject_of_own(own, before.topics)
     probs = reader.probabilities(feats, *sentence_vectors(utterance, context))
     invites = open_invitation(cue.open, stemmed, context)
     read = settled(reader.above(probs), probs, cue.topics, own, before.topics if before else (), invites,
@@ -571,6 +594,18 @@ def settled(read: Sequence[str], probs: dict[str, float], cue_topics: Sequence[s
         if all(t in tax.frame or t in _SMALL_TALK for t in {*own, *out}):
             out += [t for t in before if tax.kind(t) != "meta" and t not in tax.frame and t not in out]
     return out
+
+
+def subject_of_own(own: Sequence[str], before: Sequence[str]) -> tuple[str, ...]:
+    """The utterance's own topics (``own``) less those said in passing of the previous turn's topics (``before``;
+    ``yields_to_before`` in the taxonomy) where they are all its subject: "Just at weekends, or midweek too?" after a
+    turn about coke has no subject of its own, and goes on with the coke."""
+    tax = load_taxonomy()
+    subject = [t for t in own if tax.kind(t) != "meta" and t not in tax.frame and t != "chief_complaint"]
+    inherited = [t for t in before if tax.kind(t) != "meta" and t not in tax.frame]
+    if not subject or not inherited or not all(tax.by_id[t].passing_after(inherited, tax.kind) for t in subject):
+        return tuple(own)
+    return tuple(t for t in own if t not in subject)
 
 
 def own_topics(utterance: str) -> tuple[str, ...]:
@@ -887,7 +922,8 @@ def _understand(utterance: str, context: None = None) -> Understanding:
     # "thoughts of hurting your daughter": the relative is the one harmed, not one whose illness is asked
     not_kin += [
         (i, i + 3) for i in range(len(stemmed) - 1)
-        if stemmed[i] in tax.harmed_by and stemmed[i + 1] in ("your", "the", "my", "her", "his")
+        if (stemmed[i] in tax.harmed_by or stemmed[i] in tax.anchored_by)
+        and stemmed[i + 1] in ("your", "the", "my", "her", "his")
     ]
     rel_hits = [
         (s, name)
@@ -1021,6 +1057,15 @@ def _follow(utterance: str, context: str) -> Understanding:
     refers = _points_back(stemmed)
     if small_talk or not asks:
         return base
+    passing: list[str] = []
+    if own and any(tax.by_id[t].yields_to_before for t in own):
+        before_topics = [t for t in _understand(context, None).topics if tax.kind(t) != "meta" and t not in tax.frame]
+        passing = [t for t in own if tax.by_id[t].passing_after(before_topics, tax.kind)]
+        if passing and len(passing) == len(own):
+            own = []  # its only subject a word said in passing of the previous turn's: a follow-up of that turn
+            frame = True
+        else:
+            passing = []
     # "When was the last time?", "Who noticed first?"; but "Anything else?" is the open question
     # a wh-question without a topic needs one from the turn before; "Have you driven since?" has its own
     bare = not found and not base.open and len(stemmed) <= 6 and stemmed[0] in _WH
@@ -1030,7 +1075,8 @@ def _follow(utterance: str, context: str) -> Understanding:
     inherited = [t for t in before.topics if tax.kind(t) != "meta" and t not in tax.frame]
     if not inherited:
         return base
-    content = [t for t in found if tax.kind(t) != "meta" and not (t == "chief_complaint" and not own)]
+    content = [t for t in found if tax.kind(t) != "meta" and not (t == "chief_complaint" and not own)
+               and t not in passing]
     adds = [t for cues, ts in tax.follow_up_adds if cues.found(stemmed) for t in ts]
     merged = [t for t in dict.fromkeys(inherited + content + adds) if t in tax.by_id]
     merged = [
@@ -1088,12 +1134,37 @@ def _topics_in(stemmed: Sequence[str], tax: Taxonomy) -> list[str]:
         d = tax.by_id[t]
         if d.unless is not None and d.unless.found(stemmed):
             continue
+        if d.verbs is not None and d.object_yields and _only_a_verb_of_another(t, stemmed, tax):
+            continue
         if any(o in found for o in d.yields_to):
             continue
         if d.yields_to_kinds and any(tax.by_id[o].kind in d.yields_to_kinds for o in found if o != t):
             continue
         kept.append(t)
     return kept if len(kept) < 2 else sorted(kept, key=lambda t: (kept.index(t), order[t]))
+
+
+_OBJECT_REACH = 4
+_OBJECT_STOP = frozenset({"or", "and", "anyth", "someth"})  # an open object ("smoke anything") asks of all
+
+
+def _only_a_verb_of_another(topic: str, stemmed: Sequence[str], tax: Taxonomy) -> bool:
+    """Whether ``topic`` is read in ``stemmed`` only through verb cues (its ``verbs``) whose object is a cue of one
+    of its ``object_yields`` topics ("smoking any pot", "smoking more of the weed")."""
+    d = tax.by_id[topic]
+    governed = []
+    for a, b in d.verbs.spans(stemmed):
+        window = []
+        for w in stemmed[b : b + _OBJECT_REACH]:
+            if w in _OBJECT_STOP:
+                break
+            window.append(w)
+        if any(o.rstrip(_WEAK + _SOLO) in d.object_yields for o in _scan(window, tax.question_index)):
+            governed.append((a, b))
+    if not governed:
+        return False
+    rest = [w for i, w in enumerate(stemmed) if not any(a <= i < b for a, b in governed)]
+    return topic not in (o.rstrip(_WEAK + _SOLO) for o in _scan(rest, tax.question_index))
 
 
 def cue_topics_of_fact(section: str, text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
