@@ -849,3 +849,31 @@ def test_lying_in_bed_is_still_a_sleep_question(utterance):
     # stop 50: 'bed' became a solo cue, and 'lie in bed ... over and over' fell to nothing or to obsessions
     assert "sleep" in understand(utterance).topics
     assert "obsessions_compulsions" not in understand(utterance).topics
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    ["What are you using at the moment?", "What have you been using?", "What else are you using?"],
+)
+def test_using_with_no_object_asks_about_drugs(utterance):
+    # stop 50 (exam dev-0022: 'What are you using at the moment?' read as nothing, answered with the complaint)
+    assert "other_drugs" in understand(utterance).topics
+
+
+@pytest.mark.parametrize(
+    ("section", "sentence", "expected", "absent"),
+    [
+        ("personal_history", "He lives with his parents, who are supportive but worry he'll end up on his own.", None, "worry"),
+        ("history_of_present_illness", "Her mother is worried about her weight.", None, "worry"),
+        ("history_of_present_illness", "In conversations he rehearses what to say and replays conversations for hours afterwards.",
+         "worry", None),
+        ("history_of_present_illness", "She is worried about her exams.", "worry", None),
+    ],
+)
+def test_a_relatives_worry_is_not_the_patients(section, sentence, expected, absent):
+    # stop 50 (exam hw-022: 'What goes through your mind when you're with people?' was answered with the parents'
+    # worry; the rehearsing and replaying that answer it were filed under no topic)
+    from mentalhospital_env.patient.understanding import record_topics
+
+    found = record_topics(section, sentence)
+    assert (expected is None or expected in found) and (absent is None or absent not in found)
