@@ -2581,6 +2581,8 @@ class ScriptedClinician(Doctor):
                 if at < 0:
                     continue
                 before = clause[:at]
+                if re.search(conf["relative_clause"], before, re.IGNORECASE):
+                    continue  # "I look after my dad who lives alone": the relative's, though the clause says "I"
                 if re.search(conf["first_person"], before, re.IGNORECASE) or not re.search(conf["other_subject"], before, re.IGNORECASE):
                     return True
         return False

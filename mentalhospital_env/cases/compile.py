@@ -1244,7 +1244,29 @@ def _compile_facts(ehr, sex, data, tax, no_allergy, names, relatives, record_tex
         facts = merged
     if sex == "female":
         facts = _perinatal_mother_pass(facts, ehr, data, record_order)
-    return tuple(_medicine_status_pass(facts, data))
+    return tuple(_underreport_pass(_medicine_status_pass(facts, data), data))
+
+
+def _underreport_pass(facts: list[Fact], data: dict[str, Any]) -> list[Fact]:
+    """A figure the record says the patient told someone ("Told the GP 20 units a week because he feared for his bus
+    licence", "(he had told the GP 20)", uw-023; ``underreport_pattern``) while it gives another is what he told, not
+    the truth: a sentence saying that figure as his own amount ("Drinks about 20 units a week at weekends." from the
+    GP's letter) is left unsaid; the sentence that tells of the telling is said."""
+    pattern = data["underreport_pattern"]
+    told = {m.group(1) for f in facts for m in re.finditer(pattern, f.text, re.IGNORECASE)}
+    if not told:
+        return facts
+    figures = {n for f in facts for n in re.findall(data["underreport_amount"].format(n=r"(\d+)"), f.text, re.IGNORECASE)}
+    told = {n for n in told if figures - {n}}
+    out: list[Fact] = []
+    for f in facts:
+        says = f.patient_says or ""
+        if f.told and told and not re.search(pattern, f.text, re.IGNORECASE) and not re.search(
+                data["underreport_telling"], says, re.IGNORECASE) and any(
+                re.search(data["underreport_amount"].format(n=re.escape(n)), says, re.IGNORECASE) for n in told):
+            f = replace(f, told=False, patient_says=None)
+        out.append(f)
+    return out
 
 
 def _perinatal_mother_pass(facts: list[Fact], ehr: EHR, data: dict[str, Any], record_order: str) -> list[Fact]:
@@ -2356,6 +2378,18 @@ def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
             # is taken off and the rest read as the entry it is
             rest = re.sub(data["allergy_entry"]["heading_pattern"], "", sentence.strip(), flags=re.IGNORECASE)
             sentence = rest[:1].upper() + rest[1:] if rest and rest != sentence.strip() else sentence
+        if section == "family_history" and n > start + 1 and (told := re.match(data["family_report_pronoun"]["pattern"], sentence.strip())):
+            # "Mother: Margaret (68), ... 'aye been a worrier'. His wife adds (phone) that she has not been into the city
+            # centre for twenty years" (uw-023): the pronoun is the relative of the entry before, never the teller
+            back = n - start - 2
+            while back > 0 and re.match(r"^['\u2018\"]", sentences[back].strip()):
+                back -= 1  # "Mother: Margaret (68), widowed; 'aye been a worrier'.": her quoted words are still hers
+            before = re.match(data["family_entry_pattern"], sentences[back].strip(), re.IGNORECASE)
+            gender = data["family_report_pronoun"]["gender"]
+            if before and told.group(2).lower() in gender:
+                who = re.sub(r"\s*\([^()]*\)", "", before.group(1)).strip().lower()
+                if who.split()[-1].rstrip("s") in gender[told.group(2).lower()]:
+                    sentence = f"{sentence.strip()[:told.start(2)]}{'his' if sex == 'male' else 'her'} {who}{sentence.strip()[told.end(2):]}"
         if section == "family_history" and (fam := re.match(data["family_entry_pattern"], sentence.strip(), re.IGNORECASE)):
             verb = "had" if re.search(data["family_entry_dead"], fam.group(2), re.IGNORECASE) else "has had"
             named = re.match(data["family_entry_name_pattern"], fam.group(2))
@@ -3014,7 +3048,13 @@ def _cue_clauses_out(section: str, text: str) -> str:
     label = re.match(r"^((?:[^:;()]|\([^()]*\)){1,40}?:\s+)(?=\S)", text)
     head, body = (label.group(1), text[label.end():]) if label else ("", text)
     pieces = []
+    scored = False
     for piece in re.split(r"(?<=[,;])\s+(?![^()]*\))", body):
+        if pieces and re.match(_data()["score_clause_pattern"], piece.strip(" ,;.")):
+            # "about 22-26 units a week by 1/12/26, no vodka, AUDIT 12/40" (uw-023): the rating's clause goes, and the
+            # amount around it is said, as a bracketed rating is
+            scored = True
+            continue
         cue = [m for m in re.finditer(r"\s*\(([^()]*)\)", piece) if clinician_only(section, m.group(1))]
         if cue and not _finite(re.sub(r"\s*\([^()]*\)", "", piece)):
             continue
@@ -3023,7 +3063,7 @@ def _cue_clauses_out(section: str, text: str) -> str:
         pieces.append(piece)
     bare = head + " ".join(pieces)
     bare = re.sub(r"[,;]\s*$", ".", bare.strip())
-    if bare != text and bare.strip(" .;,") and not clinician_only(section, bare) and _finite(bare):
+    if bare != text and bare.strip(" .;,") and not clinician_only(section, bare) and (_finite(bare) or scored):
         return bare  # a told event around the aside; a verbless result line ("QTc 472 ms (ECG ...)") stays unsaid
     if section != "medications":
         return text
@@ -3435,6 +3475,9 @@ def _possession_shape(sent: str, data: dict[str, Any]) -> str | None:
         rest = obj_text[predicative.start() - 1 :].strip()
         np_doc = nlp(np)
         if np_doc and all(t.pos_ in ("NOUN", "PROPN", "ADJ", "DET", "PRON", "NUM") for t in np_doc) and np_doc[-1].pos_ in ("NOUN", "PROPN"):
+            if np_doc[0].lower_ in ("a", "an") and len(np_doc) > 1:
+                np = np[len(np_doc[0].text):].strip()  # "a lithium level below the range" had: "My lithium level is ..."
+                np_doc = np_doc[1:]
             owner = "" if np_doc[0].tag_ in ("DT", "PRP$") else "my "
             plural = np_doc[-1].tag_ in ("NNS", "NNPS")
             be = {"'ve had": "have been" if plural else "has been", "have had": "have been" if plural else "has been",

@@ -367,12 +367,24 @@ def names_use(fact: Fact, rules: RecallRules) -> bool:
 
 def amount_in(text: str) -> str | None:
     """How much or how often, as the text says it ("about six units a week", "two or three times a
-    week", "every night", "half a gram"), or ``None``."""
-    m = load_recall_rules().amount.search(text or "")
-    return m.group(0).strip() if m else None
+    week", "every night", "half a gram"), or ``None``. A span of time before a rate of a shorter unit ("low for
+    three weeks every day") is how long, not how much: the rate is read on its own ("every day")."""
+    text = text or ""
+    at = 0
+    while (m := load_recall_rules().amount.search(text, at)):
+        span = _SPAN_BEFORE_RATE.match(m.group(0))
+        if not span or _TIME_RANK[span.group(1).lower()] <= _TIME_RANK[span.group(2).lower()]:
+            return m.group(0).strip()
+        at = m.start() + span.end(1)  # on from the span's unit: the rate alone
+    return None
 
 
-_RATE_AFTER = re.compile(r"\s+(?:a|an|per|each|every)\s+(?:day|week|month|year|night|morning|evening)\b", re.IGNORECASE)
+# how long each unit of time is, in order: a span of a longer unit before a rate of a shorter one ("three weeks every
+# day") is a duration and a rate, never a rate ("three hours a day", "two days a week" are rates)
+_TIME_RANK = {"hour": 0, "day": 1, "night": 1, "morning": 1, "evening": 1, "week": 2, "weekend": 2, "month": 3, "year": 4, "decade": 5}
+_SPAN_BEFORE_RATE = re.compile(r"^\S+\s+(?:and\s+a\s+half\s+)?(hour|day|week|month|year|decade)s?\b.*?\b(?:a|an|per|each|every)\s+"
+                               r"(hour|day|night|morning|evening|week|weekend|month|year)\b", re.IGNORECASE)
+_RATE_AFTER = re.compile(r"\s+(?:a|an|per|each|every)\s+(day|week|month|year|night|morning|evening)\b", re.IGNORECASE)
 
 
 def duration_in(text: str) -> str | None:
@@ -382,8 +394,10 @@ def duration_in(text: str) -> str | None:
         words = found.lower().split()
         if words[0] in ("a", "an") and not found.lower().endswith(" ago"):
             continue  # "110 units a week", "twice a day": a rate, not how long
-        if _RATE_AFTER.match(text, m.end()):
-            continue  # "three hours a day", "two days a week": a rate, not how long
+        rate = _RATE_AFTER.match(text, m.end())
+        unit = re.search(r"(hour|day|week|month|year|decade)s?(?:\s+and\s+a\s+half)?(?:\s+ago)?$", found, re.IGNORECASE)
+        if rate and not (unit and _TIME_RANK[unit.group(1).lower()] > _TIME_RANK[rate.group(1).lower()]):
+            continue  # "three hours a day", "two days a week": a rate, not how long ("three weeks every day" is how long)
         return re.sub(r"^for\s+", "", found, flags=re.IGNORECASE)
     return None
 
@@ -496,8 +510,12 @@ _EXAMINER_SECTIONS = ("mental_status_exam", "risk_assessment")
 #: the patient's own words quoted in a clinician's sentence ("said he would 'sort them out'"), the words inside as group 1
 #: (an apostrophe inside a word stays in the quote: "'if nothing's fixed by Christmas I don't see the point'", uw-020);
 #: recall finds the quotes with it and say voices them (say.py), one pattern for both
+#: a dialect word's closing apostrophe before a lower-case word ("'it's the panic no' the heart'", uw-023) stays in the
+#: quote too (``quote_elisions`` of ``data/recall.json``)
+_ELIDED = "|".join(rf"(?<=(?<![A-Za-z]){re.escape(w)})" for w in sorted(_read_data("recall.json")["quote_elisions"], key=len, reverse=True))
 QUOTED_WORDS = re.compile(
-    r"(?<![A-Za-z])['\u2018\u201c\"]([A-Za-z](?:[^'\u2019\u201d\"]|(?<=[a-z])['\u2019](?=[a-z])){3,80})['\u2019\u201d\"](?![A-Za-z])")
+    r"(?<![A-Za-z])['\u2018\u201c\"]([A-Za-z](?:[^'\u2019\u201d\"]|(?<=[a-z])['\u2019](?=[a-z])|(?:" + _ELIDED
+    + r")['\u2019](?= [a-z]+\b[^'\u2019]*['\u2019])){3,80})['\u2019\u201d\"](?![A-Za-z])")
 
 
 @lru_cache(maxsize=memo_size(4096))
