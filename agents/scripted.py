@@ -314,9 +314,8 @@ class ScriptedClinician(Doctor):
             if self._told_as_past(concept, heard):
                 # "when I was 13, I took a load of tablets" (a man of 23, test-v2-0061) is history, not the present
                 # illness: filed as its history finding where there is one (evidence.past_event)
-                concept = self.script["evidence"]["past_event"]["history_of"].get(concept, "")
-                if not concept or concept not in self.lexicon:
-                    continue
+                # (_told_as_past holds only of a finding with a history item: none is ever dropped)
+                concept = self.script["evidence"]["past_event"]["history_of"][concept]
             if concept in f.denied:
                 f.contradicted.add(concept)
             f.present.setdefault(concept, text)
@@ -333,17 +332,30 @@ class ScriptedClinician(Doctor):
                 f.denied.add(concept)
 
     def _told_as_past(self, concept: str, text: str) -> bool:
-        """Whether a symptom or sign ``text`` affirms is told only in sentences that place it at a past age or time
-        ("when I was 13", "years ago") with nothing that goes on to now ("still", "since"): ``evidence.past_event``."""
+        """Whether a symptom or sign ``text`` affirms is told only as a closed event at a past age or time ("when I
+        was 13, I took a load of tablets"): ``evidence.past_event``. Only a finding with a history item of its own
+        ('history_of') is ever read so (a past assault or withdrawal fit stays the finding the plan must weigh);
+        nothing in the reply may go on to now ('continuing': still, again, last week, now), and it is judged by
+        clause: a clause that affirms it is past only where it holds the past time itself, or its sentence does and
+        the clause says nothing in the present tense ('present': "I keep thinking about it, I took an overdose when
+        I was 19")."""
         conf = self.script["evidence"]["past_event"]
-        if not self._tells(text, conf["patterns"]):  # most replies tell no past age: no sentence is read again
+        if concept not in conf["history_of"] or not self._tells(text, conf["patterns"]):
             return False
-        if concept not in self.lexicon or self.lexicon.get(concept).kind not in conf["kinds"]:
+        if self._tells(text, conf["continuing"]):
             return False
         stating = [p for p in split_sentences(text) if (concept, False) in patient_findings(p)]
-        return bool(stating) and all(
-            self._tells(p, conf["patterns"]) and not self._tells(p, conf["continuing"]) for p in stating
-        )
+        if not stating:
+            return False
+        for sentence in stating:
+            if not self._tells(sentence, conf["patterns"]):
+                return False
+            parts = [c for c in re.split(r"[,;]\s*|\s+(?:and|but)\s+", sentence) if c.strip()]
+            affirming = [c for c in parts if (concept, False) in patient_findings(c)] or [sentence]
+            for clause in affirming:
+                if not self._tells(clause, conf["patterns"]) and self._tells(clause, conf["present"]):
+                    return False
+        return True
 
     def _death_thought_by_clause(self, reading: Any, text: str) -> Any:
         """The reading with a thought of death affirmed in a clause of its own taken as affirmed (``risk_follow_up.
@@ -2725,6 +2737,11 @@ class ScriptedClinician(Doctor):
         wording = self.script["note_writing"]["death_wish"]
         if concept == wording["concept"] and self._death_wish_passive():
             return wording["passive_term"]
+        told = self.findings.present.get(concept, "")
+        said = next((t["term"] for t in self.script["note_writing"]["term_as_told"].get(concept, [])
+                     if re.search(t["says"], told, re.IGNORECASE)), "")
+        if said:  # "delirium tremens" told, read as withdrawal_seizure_risk: no seizure named (term_as_told)
+            return said
         instead = self.script["note_writing"]["term_instead"].get(concept)
         if instead:  # "inner emptiness" for "I feel empty inside", not the personality disorder's "chronic emptiness"
             return instead
@@ -4100,7 +4117,10 @@ class ScriptedClinician(Doctor):
         heard = set(self.findings.present) - self.findings.contradicted
         rule = next((r for r in self.script["note_writing"]["names_when_heard"]["rules"]
                      if r["code"] == h.code and set(r["findings"]) & heard), None)
-        return rule["name"] if rule else h.name
+        if not rule:
+            return h.name
+        said = " ".join(self.findings.present[c] for c in rule["findings"] if c in heard)
+        return next((t["name"] for t in rule.get("told", []) if re.search(t["says"], said, re.I)), rule["name"])
 
     def _comorbid(self, lead: list[tuple[Hypothesis, float]]) -> tuple[list[tuple[Hypothesis, float]], list[Hypothesis]]:
         """The ranked list with any dependent drinking told added, and the disorders the note names as diagnoses
