@@ -69,3 +69,23 @@ def test_lay_opposites_without_a_negation_word_are_contraries(checkpoint, output
 )
 def test_the_same_side_of_those_contraries_is_no_clash(checkpoint, output):
     assert contrary_clash(checkpoint, output) is None
+
+
+@pytest.mark.parametrize(
+    ("checkpoint", "output"),
+    [
+        # picking at food is eating little, and 'always picking' may be at food or at a person, never eating plenty
+        ("Poor appetite.", "I'm not eating well at all, I just pick at my food."),
+        ("Poor appetite.", "I'm always picking at my food, never finish a plate."),
+        ("Poor appetite since the bullying started.", "I can't eat, my manager is always picking on me."),
+        # 'I sort my bills' and 'I do all my own shopping' say the person does it (stemmed, 'sorts my' read as 'sort my')
+        ("Manages his bills without help.", "I sort my bills myself."),
+        ("Manages her shopping and bills without help.", "I do all my own shopping and I sort my bills myself."),
+        # what once kept one going, or was the best part of the day then, is no pleasure now
+        ("Loss of enjoyment in most things.", "Nothing's fun any more, it's only the kids keeping me going."),
+        ("Loss of pleasure in his work.", "Work was the best part of my day once, now it's a slog."),
+        ("Loss of interest in going out.", "I used to look forward to going out with the girls, not now."),
+    ],
+)
+def test_a_lay_word_that_does_not_say_the_other_side_is_no_clash(checkpoint, output):
+    assert contrary_clash(checkpoint, output) is None
