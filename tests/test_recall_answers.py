@@ -262,12 +262,13 @@ def test_the_sentence_in_the_questions_words_is_said_again_when_told_before(hand
 
 
 def test_a_follow_up_asks_of_what_a_subjectless_question_was_answered_with() -> None:
-    # dev-0022: "What are you using at the moment?" names no subject the taxonomy knows and is answered by
-    # the heroin sentence found in its words; "How much a day?" then asks of the heroin, not the complaint
+    # dev-0022: "What are you using at the moment?" was read as naming no subject and answered by the heroin
+    # sentence found in its words; since stop 50 the taxonomy reads it as a drugs question (other_drugs, gated by
+    # rapport like every drug question). Either way "How much a day?" then asks of the drug, not the complaint
     case = next(c for c in load_suite("dev").cases if c.case_id == "dev-0022")
     patient = make_patient(case, "full", seed=1)
     patient.respond("What are you using at the moment?")
-    assert patient.memory.state.topics == ("opioids",)
+    assert patient.memory.state.topics in (("opioids",), ("other_drugs",))
     reply = patient.respond("How much a day?").text
     assert "sick of living like this" not in reply.lower()
 
