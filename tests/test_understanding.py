@@ -847,3 +847,24 @@ def test_lying_in_bed_is_still_a_sleep_question(utterance):
     # stop 50: 'bed' became a solo cue, and 'lie in bed ... over and over' fell to nothing or to obsessions
     assert "sleep" in understand(utterance).topics
     assert "obsessions_compulsions" not in understand(utterance).topics
+
+
+@pytest.mark.parametrize(
+    ("utterance", "context", "expected", "absent"),
+    [
+        # waking up is suicide only when hoped or wished away
+        ("Do you worry you won't wake up in time for work?", None, None, "suicide"),
+        ("Do you ever wish you wouldn't wake up?", None, "suicide", None),
+        # a name is no cocaine; a drug frame is
+        ("How is Charlie getting on at school?", None, None, "stimulants"),
+        ("Are you still on the charlie at weekends?", None, "stimulants", None),
+        # an explicit tobacco question, or one after a general drug question, is tobacco
+        ("Do you smoke?", "I use heroin most days.", "tobacco", None),
+        ("Are you a smoker?", "I use heroin most days.", "tobacco", None),
+        ("How much are you smoking now?", "Do you use any drugs?", "tobacco", None),
+    ],
+)
+def test_s50_review_cues_need_their_frame(utterance, context, expected, absent):
+    topics = understand(utterance, context).topics
+    assert expected is None or expected in topics
+    assert absent is None or absent not in topics
