@@ -861,6 +861,9 @@ def test_lying_in_bed_is_still_a_sleep_question(utterance):
         # an explicit tobacco question, or one after a general drug question, is tobacco
         ("Do you smoke?", "I use heroin most days.", "tobacco", None),
         ("Are you a smoker?", "I use heroin most days.", "tobacco", None),
+        # waking as the time of a drink asks no sleep, but rested after waking does
+        ("Do you feel rested after you wake up?", None, "sleep", None),
+        ("How long after you wake up do you have your first drink?", None, "alcohol", "sleep"),
         ("How much are you smoking now?", "Do you use any drugs?", "tobacco", None),
     ],
 )
