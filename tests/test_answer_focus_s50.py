@@ -88,3 +88,25 @@ def test_a_sentence_opening_with_it_is_weighed_like_any_other():
 def test_a_question_naming_the_onset_that_asks_no_time_is_not_given_the_timeline():
     reply = _patient("hw-020").respond("Before the pains started, were you a worrier?").text
     assert "ago" not in reply.split(".")[0], reply
+
+
+def _unseen(record: str):
+    return make_patient(load_suite(f"benchmarks/data/patient_exam/unseen/{record}.json").cases[0], seed=0)
+
+
+def test_a_risk_disclosure_is_never_swapped_for_not_sure():
+    # a self-harm question answered with a suicide attempt is on the same subject (related topics), and a risk
+    # reply stands as it is said: "How many times ...?" - "I really don't know." lost the footbridge
+    reply = _patient("hw-036").respond("How many times have you tried to hurt yourself?").text
+    assert "footbridge" in reply and "don't know" not in reply
+    reply = _unseen("uw-014").respond("How often do you have thoughts of ending your life?").text
+    assert "don't know" not in reply
+
+
+def test_a_swap_says_no_clinician_note_nor_a_passing_mention_of_the_subject():
+    # uw-014: "And, asked whether I take anything prescribed to someone else, admitted ..." (an examiner's note);
+    # uw-009: a hypomanic episode "with no medication" for a medication's start
+    reply = _unseen("uw-014").respond("Since when have you been on the medication?").text
+    assert "asked whether" not in reply and "admitted" not in reply
+    reply = _unseen("uw-009").respond("Since when have you been on the medication?").text
+    assert "spring 2022" not in reply and "venlafaxine" in reply

@@ -877,3 +877,27 @@ def test_a_relatives_worry_is_not_the_patients(section, sentence, expected, abse
 
     found = record_topics(section, sentence)
     assert (expected is None or expected in found) and (absent is None or absent not in found)
+
+
+@pytest.mark.parametrize(
+    ("utterance", "context", "expected", "absent"),
+    [
+        # waking up is suicide only when hoped or wished away
+        ("Do you worry you won't wake up in time for work?", None, None, "suicide"),
+        ("Do you ever wish you wouldn't wake up?", None, "suicide", None),
+        # a name is no cocaine; a drug frame is
+        ("How is Charlie getting on at school?", None, None, "stimulants"),
+        ("Are you still on the charlie at weekends?", None, "stimulants", None),
+        # an explicit tobacco question, or one after a general drug question, is tobacco
+        ("Do you smoke?", "I use heroin most days.", "tobacco", None),
+        ("Are you a smoker?", "I use heroin most days.", "tobacco", None),
+        # waking as the time of a drink asks no sleep, but rested after waking does
+        ("Do you feel rested after you wake up?", None, "sleep", None),
+        ("How long after you wake up do you have your first drink?", None, "alcohol", "sleep"),
+        ("How much are you smoking now?", "Do you use any drugs?", "tobacco", None),
+    ],
+)
+def test_s50_review_cues_need_their_frame(utterance, context, expected, absent):
+    topics = understand(utterance, context).topics
+    assert expected is None or expected in topics
+    assert absent is None or absent not in topics

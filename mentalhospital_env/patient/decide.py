@@ -367,6 +367,11 @@ def load_focus() -> dict[str, _FocusKind]:
     }
 
 
+@lru_cache(maxsize=1)
+def _clinician_voice() -> tuple[re.Pattern[str], ...]:
+    return tuple(re.compile(p, re.IGNORECASE) for p in _data("focus.json").get("clinician_voice", ()))
+
+
 def focus_asked(question) -> frozenset[str]:
     """The kinds of answer the question's asking sentences ask (``data/focus.json``): "How often does that
     happen?" a rate, "What happens if you try not to?" an effect, "When did you get out?" a time. None for a
@@ -444,20 +449,37 @@ def on_focus(plan: AnswerPlan, index: FactIndex, disclosed=(), said: str | None 
         return plan
     question = plan.question
     subjects = set(question.topics) - _FOCUS_FRAMES
+    risk = frozenset(_data("focus.json").get("never_unsure", ()))
+    if subjects & risk or any(set(f.topics) & risk for f in told):
+        # a disclosure of risk stands as it is said, never "not sure" nor another sentence; the risk topics are one
+        # subject (self-harm asked, a suicide attempt told). Taxonomy ``related`` is too wide for this (appetite's
+        # weight would let a low mood stand for an amount eaten)
+        return plan
     concepts = set(question.concepts)
     about_family = any(f.section == FAMILY_SECTION for f in told)
     query = index.vectorize(question.text)
     # a sentence of the plan that gives the kind, lost in the wording, is a candidate again
     told_ids = {f.id for f in told if not any(says_focus(_said_text(f), k) for k in kinds)}
+    # where the reply was on the subject asked, a sentence of it is looked for where the reply found it
+    told_sections = {f.section for f in told if set(f.topics) & subjects or f.affirms & concepts} or None
     candidates = []
     for f in index.facts:
         if not f.tellable or not f.present or f.id in told_ids or f.id.startswith(SILENT):
             continue
+        if any(p.search(_said_text(f)) for p in _clinician_voice()):
+            continue  # a clinician's note ("asked whether ..., admitted ...") is no patient's sentence
+        if f.sensitive and f.id not in disclosed and not set(f.topics) & subjects:
+            continue  # a guarded fact the reply held back is not told for a word it shares with the question
+        if set(f.topics) & risk and not subjects & risk:
+            continue
         if (f.section == FAMILY_SECTION) != about_family:
             continue
-        if not (set(f.topics) & subjects or f.affirms & concepts
-                or any(cosine(t.vector, f.vector) >= _SAME_THING for t in told)):
-            continue  # of the subject asked, or of the thing told ("my mother's diazepam")
+        close = any(cosine(t.vector, f.vector) >= _SAME_THING for t in told)
+        on_subject = bool(set(f.topics) & subjects or f.affirms & concepts)
+        if not (on_subject and (told_sections is None or f.section in told_sections) or close):
+            continue  # of the subject asked where it was told, or of the thing told ("my mother's diazepam"): a
+            # sentence of another part of the story that names the subject in passing ("with no medication, I had
+            # two weeks ...") is not about it
         closeness = cosine(query, f.vector)
         if closeness <= 0:
             continue  # and shares a word of the question

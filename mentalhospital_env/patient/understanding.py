@@ -136,6 +136,11 @@ class TopicDef:
     #: out." asks about the coke, not how the weekends are spent; "And how long have you been smoking that much?" after
     #: "I'm on about five spliffs a day." asks about the spliffs, not tobacco
     yields_to_before: tuple[str, ...] = ()
+    #: phrases of the question (``own_after``) or of the previous turn (``own_after_before``) with which the topic
+    #: is asked in its own right, never in passing: "Are you a smoker?" after heroin, "How much are you smoking now?"
+    #: after "Do you use any drugs?"
+    own_after: CueSet | None = None
+    own_after_before: CueSet | None = None
     #: stemmed verb cues ("smoke", "smoking") that ask about this topic only where no cue of an ``object_yields``
     #: topic is their object (within ``_OBJECT_REACH`` words after them, before an "or" or "and"): "Are you smoking
     #: any pot at all?" asks about cannabis, not tobacco; "Do you smoke, or use any cannabis?" asks about both
@@ -288,6 +293,8 @@ def load_taxonomy() -> Taxonomy:
             solo=cues_of(t["solo_cues"]) if t.get("solo_cues") else None,
             solo_unless_kinds=tuple(t.get("solo_unless_kinds", ())),
             yields_to_before=tuple(t.get("yields_to_before", ())),
+            own_after=cues_of(t["own_after"]) if t.get("own_after") else None,
+            own_after_before=cues_of(t["own_after_before"]) if t.get("own_after_before") else None,
             verbs=cues_of(t["verbs"]) if t.get("verbs") else None,
             object_yields=tuple(t.get("object_yields", ())),
         )
@@ -422,7 +429,7 @@ def _read(utterance: str, context: str | None) -> Understanding:
     feats = reading_features(stemmed, context_stems, cue.topics, own, before.topics if before else (),
                              is_reflection(utterance))
     if before is not None:
-        own = subject_of_own(own, before.topics)
+        own = subject_of_own(own, before.topics, utterance, context)
     probs = reader.probabilities(feats, *sentence_vectors(utterance, context))
     invites = open_invitation(cue.open, stemmed, context)
     read = settled(reader.above(probs), probs, cue.topics, own, before.topics if before else (), invites,
@@ -596,14 +603,27 @@ def settled(read: Sequence[str], probs: dict[str, float], cue_topics: Sequence[s
     return out
 
 
-def subject_of_own(own: Sequence[str], before: Sequence[str]) -> tuple[str, ...]:
+def _asked_in_own_right(topic: str, utterance: str | None, context: str | None) -> bool:
+    """Whether ``topic`` is asked in its own right whatever the previous turn (``own_after`` /
+    ``own_after_before`` of the taxonomy): never a word said in passing."""
+    tax = load_taxonomy()
+    t = tax.by_id[topic]
+    if utterance is not None and t.own_after is not None and t.own_after.found(stems_of(_normal(utterance, tax))):
+        return True
+    return (context is not None and t.own_after_before is not None
+            and t.own_after_before.found(stems_of(_normal(context, tax))))
+
+
+def subject_of_own(own: Sequence[str], before: Sequence[str], utterance: str | None = None,
+                   context: str | None = None) -> tuple[str, ...]:
     """The utterance's own topics (``own``) less those said in passing of the previous turn's topics (``before``;
     ``yields_to_before`` in the taxonomy) where they are all its subject: "Just at weekends, or midweek too?" after a
     turn about coke has no subject of its own, and goes on with the coke."""
     tax = load_taxonomy()
     subject = [t for t in own if tax.kind(t) != "meta" and t not in tax.frame and t != "chief_complaint"]
     inherited = [t for t in before if tax.kind(t) != "meta" and t not in tax.frame]
-    if not subject or not inherited or not all(tax.by_id[t].passing_after(inherited, tax.kind) for t in subject):
+    if not subject or not inherited or not all(tax.by_id[t].passing_after(inherited, tax.kind)
+                                               and not _asked_in_own_right(t, utterance, context) for t in subject):
         return tuple(own)
     return tuple(t for t in own if t not in subject)
 
@@ -1060,7 +1080,8 @@ def _follow(utterance: str, context: str) -> Understanding:
     passing: list[str] = []
     if own and any(tax.by_id[t].yields_to_before for t in own):
         before_topics = [t for t in _understand(context, None).topics if tax.kind(t) != "meta" and t not in tax.frame]
-        passing = [t for t in own if tax.by_id[t].passing_after(before_topics, tax.kind)]
+        passing = [t for t in own if tax.by_id[t].passing_after(before_topics, tax.kind)
+                   and not _asked_in_own_right(t, utterance, context)]
         if passing and len(passing) == len(own):
             own = []  # its only subject a word said in passing of the previous turn's: a follow-up of that turn
             frame = True
