@@ -92,3 +92,46 @@ def test_a_postnatal_notes_mother_is_the_patient_not_her_mother() -> None:
     said = _said(facts)
     assert "mother tearful" not in said.lower() and "my mother is fine" not in said.lower(), said
     assert "My mother lives nearby" in said, said  # her own mother, in a paragraph of no postnatal care
+
+
+def test_an_illness_before_a_comma_in_a_family_entry_is_no_name() -> None:
+    # "Mother: Depression, was treated ..." looked "depression," up with its comma, took it for a name and dropped it
+    family = ("Father: Alcoholism, died of liver failure in 2010.\n"
+              "Mother: Depression, was treated with ECT in her forties.\n"
+              "Sister: Anorexia, was admitted twice as a teenager.\n"
+              "Uncle: Bipolar, took lithium for years.\n"
+              "Brother: Gary, has bipolar disorder.\n")
+    facts = compile_facts(EHR(chief_complaint="Low mood.", history_of_present_illness="Mr John Kerr is 40.",
+                              family_history=family), "male")
+    said = _said(facts, "family_history").lower()
+    for illness in ("alcoholism", "my mother has had depression", "anorexia", "my uncle has had bipolar"):
+        assert illness in said, said
+    assert "gary" not in said and "my brother has bipolar disorder" in said, said
+
+
+def test_a_stopped_medicine_told_of_beside_the_one_taken_now_is_still_said() -> None:
+    hpi = ("Mr Tom Hale is a 50-year-old driver with low mood.\n"
+           "He says: 'I'm on mirtazapine now, the citalopram did nothing for me.'\n"
+           "He takes his mirtazapine at night and stopped the citalopram himself in March.\n"
+           "He says: 'I'm still taking the citalopram most days.'\n")
+    meds = "Current: mirtazapine 30 mg nocte.\nPrevious: citalopram 20 mg (stopped March 2026)."
+    facts = compile_facts(EHR(chief_complaint="Low mood.", history_of_present_illness=hpi, medications=meds), "male")
+    said = _said(facts, "history_of_present_illness")
+    assert "the citalopram did nothing for me" in said, said
+    assert "stopped the citalopram myself in March" in said, said
+    assert "taking the citalopram" not in said, said  # a stopped medicine said as taken now is still dropped
+
+
+def test_a_family_or_helping_mother_is_not_the_postnatal_patient() -> None:
+    family = ("Mother had a postnatal psychosis after an emergency caesarean in 1990 and was admitted to a mother and "
+              "baby unit. Father is well.")
+    personal = ("Lives with her partner Tom and their baby. Mother lives nearby and helps with the nappies and night "
+                "feeds; breastfeeding is going well.")
+    hpi = ("Seen at the six-week check with her partner. Mother lives nearby and helps with the nappies. Mother "
+           "tearful at times.\n")
+    facts = compile_facts(EHR(chief_complaint="Low mood after the birth.", history_of_present_illness=hpi,
+                              family_history=family, personal_history=personal), "female")
+    said = _said(facts)
+    assert "My mother had a postnatal psychosis" in said, said
+    assert said.count("My mother lives nearby and helps with the nappies") == 2, said
+    assert "mother tearful" not in said.lower() and "my mother is tearful" not in said.lower(), said

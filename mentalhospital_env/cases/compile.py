@@ -1272,11 +1272,15 @@ def _underreport_pass(facts: list[Fact], data: dict[str, Any]) -> list[Fact]:
 def _perinatal_mother_pass(facts: list[Fact], ehr: EHR, data: dict[str, Any], record_order: str) -> list[Fact]:
     """A postnatal note's "Mother" is the patient ("Mother tearful at times - ...", "Mother: Wound healed.", uw-022):
     a told sentence opening on it (``perinatal_mother_pattern``) in a paragraph with a word of postnatal care
-    (``perinatal_care_pattern``) is left to the note, never said as her mother's or as a thing she had."""
+    (``perinatal_care_pattern``) is left to the note, never said as her mother's or as a thing she had. A family or
+    personal history's "Mother", and a Mother who lives, helps or visits (``perinatal_mother_own_pattern``), is her
+    own mother."""
     paragraphs: dict[str, list[str]] = {}
     out: list[Fact] = []
     for f in facts:
-        if f.told and f.patient_says and re.match(data["perinatal_mother_pattern"], f.text.strip()):
+        if (f.told and f.patient_says and re.match(data["perinatal_mother_pattern"], f.text.strip())
+                and f.section not in data["perinatal_mother_skip_sections"]
+                and not re.match(data["perinatal_mother_own_pattern"], f.text.strip())):
             if f.section not in paragraphs:
                 paragraphs[f.section] = [p for p in expand_abbreviations(dict(ehr.sections()).get(f.section, ""),
                                                                            record_order).split("\n") if p.strip()]
@@ -1285,6 +1289,17 @@ def _perinatal_mother_pass(facts: list[Fact], ehr: EHR, data: dict[str, Any], re
                 f = replace(f, told=False, patient_says=None)
         out.append(f)
     return out
+
+
+def _taken_now_clauses(says: str, data: dict[str, Any]) -> str:
+    """The words that "I'm on / I take" governs (``taken_now_pattern`` to ``taken_now_clause_end``): "I'm on
+    mirtazapine now, the citalopram did nothing" says mirtazapine is taken now, not citalopram."""
+    out = []
+    for m in re.finditer(data["taken_now_pattern"], says):
+        rest = says[m.end():]
+        end = re.search(data["taken_now_clause_end"], rest)
+        out.append(rest[:end.start()] if end else rest)
+    return " ".join(out)
 
 
 def _listed_names(words: str) -> list[str]:
@@ -1318,8 +1333,8 @@ def _medicine_status_pass(facts: list[Fact], data: dict[str, Any]) -> list[Fact]
             new = re.sub(r"\s{2,}", " ", re.sub(r"\bI used to take ([^.]+)\.", relist, says)).strip()
             if new != says:
                 f = replace(f, patient_says=new or None, told=bool(new))
-        elif f.told and says and f.section != "medications" and over and re.search(data["taken_now_pattern"], says) and any(
-                re.search(rf"\b{re.escape(n)}\b", says, re.IGNORECASE) for n in over):
+        elif f.told and says and f.section != "medications" and over and any(
+                re.search(rf"\b{re.escape(n)}\b", _taken_now_clauses(says, data), re.IGNORECASE) for n in over):
             listed = re.fullmatch(r"I take ([^.]+)\.", says)
             keep = [n for n in _listed_names(listed.group(1)) if n.lower() not in over] if listed else []
             # a note's own list ("Meds: amitriptyline 10 mg nocte, propranolol 10 mg tds prn") keeps what is still taken
@@ -2393,7 +2408,7 @@ def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
         if section == "family_history" and (fam := re.match(data["family_entry_pattern"], sentence.strip(), re.IGNORECASE)):
             verb = "had" if re.search(data["family_entry_dead"], fam.group(2), re.IGNORECASE) else "has had"
             named = re.match(data["family_entry_name_pattern"], fam.group(2))
-            if named and not _known(fam.group(2).split()[0].lower()):
+            if named and not _known(fam.group(2).split()[0].lower().strip(",;:.")):
                 # "Father: Robert 'Rab' Docherty died 2009 ...", "Brother: Gary (29), lives in Perth" (uw-023, uw-022):
                 # the relative named, then what they did; said of the relative ("My father died 2009 ..."), never
                 # "My father had robert Rab him died"
@@ -2401,7 +2416,7 @@ def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
                 sentence = f"{who[:1].upper()}{who[1:]} {fam.group(2)[named.end():].rstrip('.;, ')}."
                 fam = None
         if section == "family_history" and fam:
-            if re.match(r"[A-Z][a-z]+ [A-Z][a-z]+\b", fam.group(2)) and not _known(fam.group(2).split()[0].lower()):
+            if re.match(r"[A-Z][a-z]+ [A-Z][a-z]+\b", fam.group(2)) and not _known(fam.group(2).split()[0].lower().strip(",;:.")):
                 # "Mother: Bernie Kinsella (58), special needs assistant ..." names the relative: no illness she
                 # "has had" ("My mother has had bernie Kinsella", "My father had tommy Kinsella", uw-022)
                 verb = "was" if verb == "had" else "is"
@@ -3263,8 +3278,8 @@ def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives
         says = _gate(says, section, data)
     if not says or not _speakable(says, section, person, data, impersonal):
         return None
-    if section != "medications" and _STOPPED.get() and re.search(data["taken_now_pattern"], says) and any(
-            w in _STOPPED.get() for w in re.findall(r"[a-z][a-z-]{3,}", says.lower())):
+    if section != "medications" and _STOPPED.get() and any(
+            w in _STOPPED.get() for w in re.findall(r"[a-z][a-z-]{3,}", _taken_now_clauses(says, data).lower())):
         return None  # "I'm taking propranolol ..." from a note written before the record stops it
     return says
 
