@@ -165,13 +165,6 @@ def test_a_past_attempt_told_tersely_is_recorded_not_written_as_no_answer():
     assert "Past attempts: asked, no direct answer." in doctor._risk_follow_up_lines(set())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="stop 40: test-v2-0173 (F31.2, mania with a fixed belief in divine powers, olanzapine stopped) is charted "
-    "F31.12 'without psychotic features': the interview asks only 'Do you ever hear voices' (denied), never about "
-    "grandiose or other delusional beliefs, so the plan starts lithium with its level checks and no antipsychotic "
-    "(critical action psychosis_antipsychotic missing); dev-v2-0040 (same premise) is charted the same way",
-)
 def test_a_plan_carries_no_template_line_the_encounter_gives_no_ground_for(test_v2_env):
     """Stop 33's consultant: lithium levels for a manic woman given olanzapine (test-v2-0326: the mania's follow-up
     'lithium level 5-7 days after starting' read as lithium and drew in the lithium checks); 'Check who is caring
