@@ -40,6 +40,8 @@ from typing import Any, Callable, TypeVar
 from .codes import is_icd10cm_code, normalize_code
 from .errors import KnowledgeError
 from .language import (
+    PhraseIndex,
+    _phrase_index,
     colon_breaks,
     is_negated,
     comma_breaks,
@@ -325,25 +327,11 @@ def _stems(text: str) -> tuple[str, ...]:
     return tuple(stem(t) for t in tokenize(text))
 
 
-_CUE_INDEXES: dict[int, tuple[Any, dict[str, tuple[tuple[tuple[str, ...], int], ...]], bool]] = {}
-
-
-def _cue_index(cues: tuple[tuple[str, ...], ...]) -> tuple[dict[str, tuple[tuple[tuple[str, ...], int], ...]], bool]:
-    """The cues by their first word, as (cue, length), and whether one is empty: built once per cue list and found
-    again by the list's identity (the lists live as long as their :class:`CriticalActions`; the entry holds the list,
-    so its id is not reused while kept). :meth:`CriticalActions._has` tried every cue of a list at every call
-    (half a million set tests in 100 generated cases), where a word opens only a few."""
-    entry = _CUE_INDEXES.get(id(cues))
-    if entry is None or entry[0] is not cues:
-        index: dict[str, list[tuple[tuple[str, ...], int]]] = {}
-        for c in cues:
-            if c:
-                index.setdefault(c[0], []).append((c, len(c)))
-        if len(_CUE_INDEXES) >= 1024:
-            _CUE_INDEXES.clear()
-        entry = (cues, {k: tuple(v) for k, v in index.items()}, any(not c for c in cues))
-        _CUE_INDEXES[id(cues)] = entry
-    return entry[1], entry[2]
+def _cue_index(cues: tuple[tuple[str, ...], ...]) -> tuple[PhraseIndex, bool]:
+    """The cues by their first word, as (cue, length) (the language room's phrase index, built once per list), and
+    whether one is empty. :meth:`CriticalActions._has` tried every cue of a list at every call (half a million set
+    tests in 100 generated cases), where a word opens only a few."""
+    return _phrase_index(cues), () in cues
 
 
 CHECKS_KEPT = 256
