@@ -353,6 +353,17 @@ class _FocusKind:
 
 
 @lru_cache(maxsize=1)
+def _focus_data() -> dict:
+    """``data/focus.json``, read once (the kinds, the clinician's voice and the risk topics all come from it)."""
+    return _data("focus.json")
+
+
+@lru_cache(maxsize=1)
+def _never_unsure() -> frozenset[str]:
+    return frozenset(_focus_data().get("never_unsure", ()))
+
+
+@lru_cache(maxsize=1)
 def load_focus() -> dict[str, _FocusKind]:
     """The kinds of answer a question may ask and how a sentence gives each (``data/focus.json``), compiled."""
 
@@ -363,13 +374,13 @@ def load_focus() -> dict[str, _FocusKind]:
         kind: _FocusKind(compiled(spec.get("asked", ())), compiled(spec.get("not_asked", ())),
                          compiled(spec.get("said", ())), compiled(spec.get("not_said", ())),
                          bool(spec.get("unsure_when_none", True)))
-        for kind, spec in _data("focus.json")["kinds"].items()
+        for kind, spec in _focus_data()["kinds"].items()
     }
 
 
 @lru_cache(maxsize=1)
 def _clinician_voice() -> tuple[re.Pattern[str], ...]:
-    return tuple(re.compile(p, re.IGNORECASE) for p in _data("focus.json").get("clinician_voice", ()))
+    return tuple(re.compile(p, re.IGNORECASE) for p in _focus_data().get("clinician_voice", ()))
 
 
 def focus_asked(question) -> frozenset[str]:
@@ -449,7 +460,7 @@ def on_focus(plan: AnswerPlan, index: FactIndex, disclosed=(), said: str | None 
         return plan
     question = plan.question
     subjects = set(question.topics) - _FOCUS_FRAMES
-    risk = frozenset(_data("focus.json").get("never_unsure", ()))
+    risk = _never_unsure()
     if subjects & risk or any(set(f.topics) & risk for f in told):
         # a disclosure of risk stands as it is said, never "not sure" nor another sentence; the risk topics are one
         # subject (self-harm asked, a suicide attempt told). Taxonomy ``related`` is too wide for this (appetite's
