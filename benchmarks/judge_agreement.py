@@ -147,7 +147,7 @@ def make_judges(names: list[str]) -> dict[str, Any]:
 
 _DIMENSION = {"plan": "treatment_appropriateness", "note": "note_quality"}
 SPLITS = ("all", "earlier", "held_out", "scripted", "held_out28", "held_out29", "held_out30", "held_out31", "held_out32", "held_out33", "held_out34", "held_out35", "held_out36", "held_out37", "held_out38", "held_out39", "held_out40", "held_out41", "held_out42", "held_out43", "held_out44", "held_out45", "held_out46", "held_out47", "held_out49", "held_out50", "held_out51")
-HELD_OUT = "held_out51"  # never read while tuning; --disagreements never lists it (stop 51: held_out50 is development data; no judge change was made at stop 51, so no claim is pre-registered on it)
+HELD_OUT = "held_out51"  # never read while tuning; --disagreements never lists it (stop 51: held_out50 is development data)
 
 #: Pre-registered at stop 40 (s40-judge), written and committed alone before any change to the judge; the earlier claim
 #: (``PREREGISTERED39``) is in ``scripts/fit_judge_calibration.py`` and this one follows its shape. It is decided once, at
@@ -472,6 +472,27 @@ PREREGISTERED50 = {
     "claim": {"min_qwk_gain": 0.03, "max_other_qwk_loss": 0.02, "max_scripted_app_qwk_loss": 0.05,
               "max_scripted_qual_qwk_loss": 0.05},
     "reported_not_deciding": ("MAE", "mean (judge - rating) over held_out50's scripted-clinician notes and plans, base "
+                              "and merged"),
+    "tests": ("tests/test_mentaleval.py", "tests/test_critical_actions.py", "tests/test_note_precision.py",
+              "tests/test_note_faults.py", "tests/test_agreement.py"),
+}
+
+#: Pre-registered at stop 51 (s51-sets), written after the slice's base figure was taken on s51-sets (App QWK 0.551, Qual
+#: QWK 0.586: the base run that first measured the slice) and before any judge change was run on it; the judge fixer
+#: (s51-judge) works from main (d40d291d) and never reads held_out51. Decided once at stop 51's integration with the
+#: command below on the base (s51-sets) and on the merged build, by the same rule as stops 49 and 50: App and Qual each
+#: count as a GAIN on held_out51 if and only if its QWK rises by at least 0.03, the other dimension loses at most 0.02,
+#: and the scripted slice loses at most 0.05 on either; a change that misses is kept only where no held_out51 figure
+#: moves the wrong way, and is reported as a missed gain; otherwise the judge merge is reverted.
+PREREGISTERED51 = {
+    "slice": "held_out51",
+    "command": ".venv/bin/python benchmarks/judge_agreement.py --resamples 200",
+    "base_commit": "d40d291d",
+    "base_figures": {"App.": 0.551, "Qual.": 0.586},
+    "targets": ("Qual.", "App."),
+    "claim": {"min_qwk_gain": 0.03, "max_other_qwk_loss": 0.02, "max_scripted_app_qwk_loss": 0.05,
+              "max_scripted_qual_qwk_loss": 0.05},
+    "reported_not_deciding": ("MAE", "mean (judge - rating) over held_out51's scripted-clinician notes and plans, base "
                               "and merged"),
     "tests": ("tests/test_mentaleval.py", "tests/test_critical_actions.py", "tests/test_note_precision.py",
               "tests/test_note_faults.py", "tests/test_agreement.py"),

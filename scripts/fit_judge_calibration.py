@@ -76,7 +76,7 @@ EXCLUDED = ("held_out51",)
 #: Stop 50: held_out49 is development data (read at stop 50) and fitted on; held_out50, rated blind at stop 50, is
 #: refused by name (PREREGISTERED50 in benchmarks/judge_agreement.py decides on it). The models stay off.
 #: Stop 51: held_out50 is development data (read at stop 51) and fitted on; held_out51, rated blind at stop 51, is
-#: refused by name (no judge change was made at stop 51: its figure is reported, base and final). The models stay off.
+#: refused by name (PREREGISTERED51 in benchmarks/judge_agreement.py decides on it). The models stay off.
 #: Stop 39: held_out38 is development data (read for disagreements at stop 39 and fitted on: SLICES); held_out39, rated
 #: blind at stop 39 by a consultant who read no code, is refused by name (PREREGISTERED39 decides on it).
 #: Stop 38: held_out36 and held_out37 are development data (read for disagreements at stop 38; fitting may read them);

@@ -1206,7 +1206,7 @@ def test_the_shipped_calibration_is_off_and_never_fitted_on_the_newest_held_out_
     # stop 50: held_out49 is development data, fitted on; the newest fresh slice, held_out50 (rated blind at stop 50), is
     # refused by name, and PREREGISTERED50 decides on it
     # stop 51: held_out50 is development data, fitted on; the newest fresh slice, held_out51 (rated blind at stop 51), is
-    # refused by name; no judge change was made at stop 51, so no claim is pre-registered on it
+    # refused by name, and PREREGISTERED51 decides on it
     assert script.EXCLUDED == (judge_agreement.HELD_OUT,) == ("held_out51",)
     assert judge_agreement.PREREGISTERED41["slice"] == "held_out41" and judge_agreement.PREREGISTERED41["base_commit"] == "5670465"
     assert judge_agreement.PREREGISTERED42["slice"] == "held_out42" and judge_agreement.PREREGISTERED42["base_commit"] == "d1846b4"
@@ -1217,6 +1217,7 @@ def test_the_shipped_calibration_is_off_and_never_fitted_on_the_newest_held_out_
     assert judge_agreement.PREREGISTERED47["slice"] == "held_out47" and judge_agreement.PREREGISTERED47["base_commit"] == "19756ca"
     assert judge_agreement.PREREGISTERED49["slice"] == "held_out49" and judge_agreement.PREREGISTERED49["base_commit"] == "184b3e4"
     assert judge_agreement.PREREGISTERED50["slice"] == "held_out50" and judge_agreement.PREREGISTERED50["base_commit"] == "cb8a4f7c"
+    assert judge_agreement.PREREGISTERED51["slice"] == "held_out51" and judge_agreement.PREREGISTERED51["base_commit"] == "d40d291d"
     assert {"held_out36", "held_out37", "held_out38", "held_out39", "held_out40", "held_out41", "held_out42", "held_out43", "held_out44", "held_out45", "held_out46", "held_out47", "held_out49", "held_out50"} <= set(script.SLICES)
     assert not set(script.SLICES) & set(script.EXCLUDED)
     raw = json.loads(offline.CALIBRATION_PATH.read_text("utf-8"))
