@@ -901,3 +901,32 @@ def test_s50_review_cues_need_their_frame(utterance, context, expected, absent):
     topics = understand(utterance, context).topics
     assert expected is None or expected in topics
     assert absent is None or absent not in topics
+
+
+@pytest.mark.parametrize(
+    "utterance, expected, absent",
+    [
+        # sleeping rough is where one lives, sleeping with someone or around is sex: no sleep question
+        ("Are you sleeping rough at the moment?", "living_situation", "sleep"),
+        ("Have you slept rough since you lost the flat?", "living_situation", "sleep"),
+        ("Are you sleeping with anyone at the moment?", "relationships", "sleep"),
+        ("Were you doing anything reckless, like driving fast or sleeping around?", "mania", "sleep"),
+        ("How are you sleeping these days?", "sleep", None),
+        # 'bud' as a form of address is no cannabis; in a drug frame it is
+        ("So what's up, bud? Your teacher said you wanted to talk.", None, "cannabis"),
+        ("Do you smoke any bud at weekends?", "cannabis", None),
+        # smoking anything other than cigarettes asks of what else is smoked, not of the cigarettes
+        ("Do you smoke anything other than cigarettes?", "cannabis", "tobacco"),
+        # an informant asked what the patient does: talking to himself as if listening, recognising the family
+        ("Has he been chatting away to himself lately?", "voices", None),
+        ("Does she seem to be listening to something that isn't there?", "voices", None),
+        ("Does he still recognise you and the grandchildren?", "memory", None),
+        ("Do you ever look in the mirror and not recognise yourself?", None, "memory"),
+    ],
+)
+def test_s51_cues_read_a_passing_word_in_its_frame(utterance, expected, absent):
+    from mentalhospital_env.patient.understanding import cue_reading
+
+    topics = cue_reading(utterance).topics
+    assert expected is None or expected in topics
+    assert absent is None or absent not in topics

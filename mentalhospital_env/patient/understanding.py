@@ -1150,11 +1150,12 @@ def _topics_in(stemmed: Sequence[str], tax: Taxonomy) -> list[str]:
         blocking = tax.by_id[t].solo_unless_kinds or _CONTENT_KINDS
         if t not in found and not any(tax.by_id[o].kind in blocking for o in found):
             found.append(t)
+    # a topic its own ``unless`` vetoes is not asked, so no other topic yields to it ("sleeping rough": the sleep
+    # veto leaves living_situation standing)
+    found = [t for t in found if tax.by_id[t].unless is None or not tax.by_id[t].unless.found(stemmed)]
     kept = []
     for t in found:
         d = tax.by_id[t]
-        if d.unless is not None and d.unless.found(stemmed):
-            continue
         if d.verbs is not None and d.object_yields and _only_a_verb_of_another(t, stemmed, tax):
             continue
         if any(o in found for o in d.yields_to):
