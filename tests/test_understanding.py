@@ -930,3 +930,28 @@ def test_s51_cues_read_a_passing_word_in_its_frame(utterance, expected, absent):
     topics = cue_reading(utterance).topics
     assert expected is None or expected in topics
     assert absent is None or absent not in topics
+
+
+@pytest.mark.parametrize(
+    "utterance, expected, absent",
+    [
+        # a drinker is drinking: the patient's, or a relative's (family history)
+        ("Are you much of a drinker these days?", "alcohol", None),
+        ("Your uncle, was he a drinker at all?", "family_history", None),
+        # a relative after 'after' or 'when' anchors a time, and is not the one whose illness is asked
+        ("Did the panic attacks start after your grandfather died?", "panic", "family_history"),
+        ("Has the drinking been worse after your wife left?", "alcohol", "family_history"),
+        # kin words of South Asian families name grandparents
+        ("Did your dadi ever see a psychiatrist?", "family_history", None),
+    ],
+)
+def test_s51_relatives_named_as_kin_or_as_a_time(utterance, expected, absent):
+    from mentalhospital_env.patient.understanding import cue_reading
+
+    topics = cue_reading(utterance).topics
+    assert expected is None or expected in topics
+    assert absent is None or absent not in topics
+
+
+def test_s51_a_grandmother_by_a_family_word_is_the_relative_asked():
+    assert understand("Did your nani ever have spells of very low mood?").relative == "grandparent"
