@@ -3685,6 +3685,9 @@ class ScriptedClinician(Doctor):
             # cut at commas and semicolons, never before a "but" ("it'd be easier not to wake up, but I wouldn't do
             # anything" keeps its denial of intent)
             parts = [p.strip(" ,;") for p in re.split(r"[,;]\s+(?!but\b)|\s+-\s+", sentence)]
+            # a clause cut after its joining word is quoted without it: "and I'm on top of the world" begins mid-sentence
+            joins = "|".join(map(re.escape, self.script["note_writing"]["narrative"]["clause_joins_dropped"]))
+            parts = [re.sub(rf"^(?:{joins})\s+", "", p, flags=re.IGNORECASE) for p in parts]
             fitting = sorted((p for p in parts if p and concept in self._stated(p) and self._plain(p)), key=len)
             # the whole sentence when it is short ("I'm really down, day in, day out"), else its shortest clause
             phrase = sentence if len(sentence.split()) <= limit else next((p for p in fitting if len(p.split()) <= limit), None)
@@ -3828,7 +3831,10 @@ class ScriptedClinician(Doctor):
                     continue  # the reader read a finding in it: written as that finding
                 words = {w[:n] for w in re.findall(r"[a-z']+", bare.lower()) if len(w) >= n}
                 topic_words = conf["topic_words"].get(conf["topics"].get(key, ""), ())
-                if not words & asked and not any(re.search(rf"\b{re.escape(w)}", bare.lower()) for w in topic_words):
+                # a topic the question's own word only names ("childhood") needs a word of the symptom: "My childhood
+                # was fine" asked of childhood inattention is no answer on it (stop 50: pasted into the HPI)
+                asked_here = set() if conf["topics"].get(key, "") in conf["topic_words_only"] else asked
+                if not words & asked_here and not any(re.search(rf"\b{re.escape(w)}", bare.lower()) for w in topic_words):
                     continue  # drifted off the question ("I'm a chef" asked about restlessness)
                 kept.append(bare.rstrip("."))
             if not kept:
@@ -4021,6 +4027,10 @@ class ScriptedClinician(Doctor):
                     affirmed = [c for c in affirmed if c in self._affirmed_beside_denial(bare)]
                 if affirmed and set(affirmed) <= risk:
                     continue  # the risk assessment's own reading
+                if any(negated and c in risk for c, negated in patient_findings(bare)):
+                    # a risk denial is the risk assessment's, whatever else it names: "No, I've never had thoughts of
+                    # ending my life, I've got my job to think about" is no occupation under personal history (stop 50)
+                    continue
                 writing = self.script["note_writing"]
                 this_episode = any(re.search(x, bare, re.IGNORECASE) for x in writing["this_episode"])
                 # this episode's event ("I was admitted yesterday") is no past history: it is the present illness's
