@@ -1927,6 +1927,11 @@ class ScriptedClinician(Doctor):
             # the liver plan's withdrawal sentence decides where and how: no second, vaguer withdrawal item
             said = conf["liver_disease"]["replaces_other"]["words"]
             other = [t for t in other if not any(w in t.lower() for w in said)]
+        # a needle exchange only where injecting was told; else the advice never to start (stop 50's consultant:
+        # offered to patients who smoke heroin, test-v2-0125/0425)
+        route = conf["harm_reduction_route"]
+        if not any(self._tells(reply, route["injecting_said"]) for _, reply in self.findings.replies):
+            other = [route["instead"] if route["pattern"] in t.lower() else t for t in other]
         if other:
             parts.append(f"Other: {'; '.join(other)}.")
         safety = [item for item in principal.safety[:3] if fits(item)]
@@ -1948,7 +1953,13 @@ class ScriptedClinician(Doctor):
                     and older["vascular_said"] not in " ".join(parts).lower():  # not twice (a cognitive disorder's own plan)
                 parts.append(older["vascular"])
         # baseline tests before a drug that needs them (lithium: renal and thyroid function), whatever the rules ask
-        parts += [text for drug, text in conf["drug_work_up"].items() if drug in medication.lower()]
+        # a drug the patient already takes has its checks now, before any dose change, not "Before starting lithium"
+        # (stop 50's consultant, test-v2-0308/0337: written as if starting a lithium taken for years)
+        taking_now = self._drugs_taken()
+        parts += [
+            conf["drug_work_up_taken"].get(drug, text) if drug in taking_now else text
+            for drug, text in conf["drug_work_up"].items() if drug in medication.lower()
+        ]
         # a lithium the patient stopped: restarting discussed, with its checks (not "lithium levels" with no lithium)
         stopped = conf["stopped_lithium"]
         if "lithium" not in medication.lower() and any(
@@ -1970,6 +1981,14 @@ class ScriptedClinician(Doctor):
             parts.append(hazardous["hazardous_advice"])
         if self._risk_to_others():
             parts.append(conf["risk_to_others"])
+        # unsafe driving told ("took the car keys away after a night of driving around"): advice and the DVLA, unless
+        # the plan speaks of driving already (stop 50's consultant, test-v2-0308)
+        drive = conf["driving_told"]
+        said = next(k["patterns"] for k in self.script["risk_disclosures"]["kinds"] if k["label"] == drive["risk_kind"])
+        told_driving = next((reply for _, reply in self.findings.replies if self._tells(reply, said)), None)
+        if told_driving and (self.walk_in.age or drive["min_age"]) >= drive["min_age"] and "driv" not in " ".join(parts).lower():
+            he, obj = {"female": ("she", "her"), "male": ("he", "him")}.get(self.walk_in.sex or "", ("they", "them"))
+            parts.append(drive["sentence"].format(he=he, obj=obj))
         family = conf["family_suicide"]
         told = self.findings.answers.get("family_psychiatric_history", "")
         family_suicide = any(re.search(p, told, re.IGNORECASE) for p in family["patterns"])
@@ -2090,6 +2109,11 @@ class ScriptedClinician(Doctor):
             )
         if family_suicide and not any(a in plan.lower() for a in family["already"]):
             plan += " " + family["sentence"]  # a relative's suicide: asked at every review, whatever is said today
+        early = conf["follow_up_after_prompt"]
+        if not unstable and re.search(early["said"], plan, re.IGNORECASE) and not re.search(early["said"], follow_up, re.IGNORECASE):
+            # an early review said already ("within a week"): the routine reviews follow it, not a second, later first
+            # review ("Follow-up within a week ... Follow-up: review in 2 weeks", stop 50's consultant, test-v2-0073)
+            follow_up = early["sentence"].format(then=said_follow_up[0].lower() + said_follow_up[1:])
         if self.critical_actions or "prompt_follow_up" not in actions.proposed(follow_up):
             plan += " " + follow_up
         return " ".join(self._pronouns(plan).split())
@@ -2218,7 +2242,9 @@ class ScriptedClinician(Doctor):
             same_group = [d for d in taking if d != drug.lower() and self._same_group(d, drug.lower())]
             if drug.lower() in taking and not chosen:  # sertraline 50 mg 'started' in a woman taking it (uw-012)
                 kb_drug = next(d for d in self.kb.drugs if d.name.lower() == drug.lower())
-                sentence = conf["same"].format(he=he, takes="take" if he == "they" else "takes", drug=drug, usual_range=kb_drug.usual_range)
+                # a drug dosed by its blood level (lithium, valproate) is raised only once the current level is known
+                same = conf["same_by_level"] if drug.lower() in conf["level_guided"] else conf["same"]
+                sentence = same.format(he=he, takes="take" if he == "they" else "takes", drug=drug, usual_range=kb_drug.usual_range)
             elif drug.lower() in taking:
                 continue
             elif same_group and not chosen:
@@ -3685,6 +3711,9 @@ class ScriptedClinician(Doctor):
             # cut at commas and semicolons, never before a "but" ("it'd be easier not to wake up, but I wouldn't do
             # anything" keeps its denial of intent)
             parts = [p.strip(" ,;") for p in re.split(r"[,;]\s+(?!but\b)|\s+-\s+", sentence)]
+            # a clause cut after its joining word is quoted without it: "and I'm on top of the world" begins mid-sentence
+            joins = "|".join(map(re.escape, self.script["note_writing"]["narrative"]["clause_joins_dropped"]))
+            parts = [re.sub(rf"^(?:{joins})\s+", "", p, flags=re.IGNORECASE) for p in parts]
             fitting = sorted((p for p in parts if p and concept in self._stated(p) and self._plain(p)), key=len)
             # the whole sentence when it is short ("I'm really down, day in, day out"), else its shortest clause
             phrase = sentence if len(sentence.split()) <= limit else next((p for p in fitting if len(p.split()) <= limit), None)
@@ -3828,7 +3857,10 @@ class ScriptedClinician(Doctor):
                     continue  # the reader read a finding in it: written as that finding
                 words = {w[:n] for w in re.findall(r"[a-z']+", bare.lower()) if len(w) >= n}
                 topic_words = conf["topic_words"].get(conf["topics"].get(key, ""), ())
-                if not words & asked and not any(re.search(rf"\b{re.escape(w)}", bare.lower()) for w in topic_words):
+                # a topic the question's own word only names ("childhood") needs a word of the symptom: "My childhood
+                # was fine" asked of childhood inattention is no answer on it (stop 50: pasted into the HPI)
+                asked_here = set() if conf["topics"].get(key, "") in conf["topic_words_only"] else asked
+                if not words & asked_here and not any(re.search(rf"\b{re.escape(w)}", bare.lower()) for w in topic_words):
                     continue  # drifted off the question ("I'm a chef" asked about restlessness)
                 kept.append(bare.rstrip("."))
             if not kept:
@@ -4021,6 +4053,10 @@ class ScriptedClinician(Doctor):
                     affirmed = [c for c in affirmed if c in self._affirmed_beside_denial(bare)]
                 if affirmed and set(affirmed) <= risk:
                     continue  # the risk assessment's own reading
+                if any(negated and c in risk for c, negated in patient_findings(bare)):
+                    # a risk denial is the risk assessment's, whatever else it names: "No, I've never had thoughts of
+                    # ending my life, I've got my job to think about" is no occupation under personal history (stop 50)
+                    continue
                 writing = self.script["note_writing"]
                 this_episode = any(re.search(x, bare, re.IGNORECASE) for x in writing["this_episode"])
                 # this episode's event ("I was admitted yesterday") is no past history: it is the present illness's

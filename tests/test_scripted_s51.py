@@ -1,0 +1,134 @@
+"""Stop 51 (s51-clin): faults a consultant marked down in the scripted clinician's notes and plans on test-v2 at stop 50
+(benchmarks/data/judge_agreement/ratings.jsonl, held_out50): a suicide denial filed under personal history by its
+protective clause; a childhood answer pasted into the present illness; a needle exchange offered where nothing was
+injected; 'Before starting lithium' for a patient already on it, and a dose raised before the level is known."""
+
+from __future__ import annotations
+
+from mentalhospital_env.agents.scripted import ScriptedClinician
+
+
+def _doctor(walk_in: str = "Outpatient clinic. A 34-year-old woman is here to see you, alone.") -> ScriptedClinician:
+    doctor = ScriptedClinician()
+    doctor.reset({"text": walk_in}, {"turn_budget": 40})
+    doctor.act({"text": ""}, {"allowed_actions": ["ask"]})  # the opening question
+    return doctor
+
+
+def _answer(doctor: ScriptedClinician, concept: str, reply: str, question: str | None = None) -> None:
+    if question is None:
+        question = doctor._question(concept) if ":" not in concept else "Could you tell me more about that?"
+    doctor.last_question, doctor.last_concept = question, concept
+    doctor.act({"text": f"Patient: {reply}"}, {"allowed_actions": ["ask"]})
+
+
+def _line(doctor: ScriptedClinician, heading: str) -> str:
+    return next((line for line in doctor._note().splitlines() if line.startswith(heading)), "")
+
+
+def test_a_suicide_denial_with_a_protective_clause_is_not_filed_under_personal_history():
+    # test-v2-0228/0240 (stop 50): "I've got my job to think about" read as occupation filed the whole denial there
+    doctor = _doctor()
+    _answer(doctor, "low_mood", "I feel low most days.")
+    _answer(doctor, "living_situation", "I live with my adult son.")
+    _answer(doctor, "suicidal_ideation",
+            "No, I've never hurt myself on purpose, I've never had thoughts of ending my life, I've got my job to think about.")
+    note = doctor._note()
+    assert "ending my life" not in _line(doctor, "Personal history:"), note
+    assert "ending my life" not in _line(doctor, "History of present illness:"), note
+
+
+def test_a_childhood_answer_that_says_nothing_of_the_symptom_stays_out_of_the_present_illness():
+    # test-v2-0073/0178/0281 (stop 50): 'Asked about childhood, "My childhood was fine, nothing bad"' in the HPI
+    doctor = _doctor()
+    _answer(doctor, "low_mood", "I feel low most days.")
+    _answer(doctor, "childhood_onset_attention", "My childhood was fine, nothing bad.")
+    assert "childhood was fine" not in _line(doctor, "History of present illness:"), doctor._note()
+
+
+def test_a_childhood_answer_on_the_symptom_is_kept():
+    doctor = _doctor()
+    _answer(doctor, "poor_concentration", "I can't focus on anything at work.")
+    _answer(doctor, "childhood_onset_attention", "My sister says it has always been there, since early childhood.")
+    assert "always been there" in doctor._note(), doctor._note()
+
+
+from tests.test_scripted_routes import encounter, replies  # noqa: E402
+
+HEROIN_SMOKED = [
+    (r"brought you here", "I'm using heroin every day, I smoke it off foil, about half a gram. I crave it all the time."),
+    (r"how much|how often", "I smoke gear every day, half a gram."),
+    (r"without|stop|cut down", "If I stop I get sick, sweating and aching, so I use again."),
+    (r"drink|alcohol", "I don't drink."),
+]
+
+
+def test_no_needle_exchange_where_no_injecting_was_told():
+    # test-v2-0125/0425 (stop 50): a needle exchange offered to a woman who smokes heroin
+    out = encounter("Outpatient clinic. A 31-year-old woman is here to see you, alone.", replies(HEROIN_SMOKED))
+    plan = out["treat"]
+    assert "needle" not in plan.lower(), plan
+    assert "never to start injecting" in plan, plan
+
+
+def test_a_needle_exchange_where_injecting_was_told():
+    table = [(r"brought you here", "I'm injecting heroin every day, about half a gram. I crave it all the time.")] + HEROIN_SMOKED[1:]
+    out = encounter("Outpatient clinic. A 31-year-old woman is here to see you, alone.", replies(table))
+    assert "needle and syringe" in out["treat"], out["treat"]
+
+
+BIPOLAR_ON_LITHIUM = [
+    (r"brought you here", "My mood is low, I feel down most days and nothing is fun any more."),
+    (r"medicines do you take", "I take lithium 400 mg at night."),
+    (r"help for your mental health before", "I have bipolar disorder, I've been on lithium for years."),
+    (r"high|energy|full of", "Yes, I've had highs where I didn't sleep for days and spent a fortune."),
+]
+
+
+def test_a_lithium_already_taken_is_not_started_and_no_dose_is_raised_before_its_level():
+    # test-v2-0308 (stop 50): 'Before starting lithium' for a man on lithium 300 mg twice daily, and the dose raised first
+    out = encounter("Outpatient clinic. A 33-year-old man is here to see you, alone.", replies(BIPOLAR_ON_LITHIUM))
+    plan = out["treat"]
+    assert "already takes lithium" in plan, plan
+    assert "Before starting lithium" not in plan, plan
+    level = plan.find("level")
+    assert 0 <= level < plan.find("raise"), plan
+
+
+def test_a_driving_incident_told_is_answered_with_driving_advice_in_the_plan():
+    # test-v2-0308 (stop 50): 'My family took the car keys away after a night of driving around', no driving advice
+    table = BIPOLAR_ON_LITHIUM + [(r"day-to-day|affecting|life", "My family took the car keys away after a night of driving around.")]
+    out = encounter("Outpatient clinic. A 33-year-old man is here to see you, alone.", replies(table))
+    risk = next(line for line in out["write_note"].splitlines() if line.startswith("Risk assessment:"))
+    assert "car keys" in risk, out["write_note"]
+    assert "DVLA" in out["treat"], out["treat"]
+
+
+def test_no_driving_advice_where_driving_was_denied():
+    table = BIPOLAR_ON_LITHIUM + [(r"day-to-day|affecting|life", "I haven't driven fast or anything like that, I'm careful.")]
+    out = encounter("Outpatient clinic. A 33-year-old man is here to see you, alone.", replies(table))
+    assert "Driving:" not in out["treat"], out["treat"]
+
+
+def test_an_early_review_is_not_followed_by_a_second_later_first_review():
+    # test-v2-0073 (stop 50): 'Follow-up within a week' and then 'Follow-up: review in 2 weeks'
+    table = [
+        (r"brought you here", "My mood is rock bottom, I've got zero energy and I can't enjoy anything."),
+        (r"life is not worth|better off|wish", "Sometimes I wish I could just not wake up."),
+        (r"plans|ending your life|act on", "No, I'd never do anything, I have no plans."),
+        (r"sleep", "I'm lucky if I get four hours."),
+        (r"appetite", "I've lost my appetite."),
+    ]
+    out = encounter("Outpatient clinic. A 41-year-old woman is here to see you, alone.", replies(table))
+    plan = out["treat"]
+    assert "within a week" in plan or "within 48 hours" in plan, plan
+    assert "Follow-up: review in" not in plan and "Follow-up: every" not in plan, plan
+
+
+def test_a_quoted_clause_does_not_begin_mid_sentence():
+    # test-v2-0048/0337 (stop 50): 'In her words, ... "and it's exhausting"', '"and I'm on top of the world"'
+    doctor = _doctor()
+    _answer(doctor, "elevated_mood", "My mind's racing, it's like ten radios on at once, and I'm on top of the world, why would I need to see a doctor?")
+    hpi = _line(doctor, "History of present illness:")
+    assert "top of the world" in hpi, doctor._note()
+    assert '"and ' not in hpi, hpi
