@@ -1159,7 +1159,11 @@ def _section_text(view: NoteView, key: str) -> str:
     section, so every central feature and main risk counted as left out and held accurate terse notes rated 4 at 2)."""
     if key in view.sections:
         return view.sections[key]
-    return "" if _headed(view) else view.sections.get("untitled", "")
+    if not _headed(view) or key in _data().get("untitled_opening", {}).get("sections", ()):
+        # stop 51: the paragraph before a note's first heading ("42F, outpatient. One week: sleeping about 3 hours a
+        # night and not tired ... Risk: ...") is its history where the note heads none (untitled_opening)
+        return view.sections.get("untitled", "")
+    return ""
 
 
 def told_risk_omitted(view: NoteView) -> list[NoteFault]:
