@@ -1205,3 +1205,29 @@ def test_the_paragraph_before_a_notes_first_heading_is_its_history(note_id, what
     import dataclasses
 
     assert stripped != chart.note and omitted(dataclasses.replace(chart, note=stripped))
+
+
+def test_a_note_recording_no_allergy_the_patient_told_is_faulted_and_loses_qual():
+    """Stop 51 (issue 15): held_out50 note-5004 (rated 2: 'one decisive error: records no known drug allergies when she
+    said penicillin gives her a rash; otherwise accurate and structured') scored 4.5. The same note recording the
+    allergy has no such fault; 'NKDA' where the patient told none is no fault either."""
+    import dataclasses
+
+    case, chart, rating = _rated("note-5004")
+    assert rating == 2 and "NKDA" in chart.note
+    assert "allergy_denied" in _kinds(case, chart)
+    right = dataclasses.replace(chart, note=chart.note.replace("Allergies: NKDA.", "Allergies: penicillin (rash)."))
+    assert "allergy_denied" not in _kinds(case, right)
+    judge = OfflineJudge(dimensions=("note_quality",))
+    assert judge.score(case, chart)["note_quality"] <= judge.score(case, right)["note_quality"] - 1.5
+    # the patient asked and telling no allergy: 'NKDA' is what she said
+    told_none = tuple(Turn(d, "No, none that I know of.") if "allerg" in d.lower() else Turn(d, p) for d, p in ((t.doctor, t.patient) for t in chart.turns))
+    assert "allergy_denied" not in _kinds(case, dataclasses.replace(chart, turns=told_none))
+
+
+@pytest.mark.parametrize("note_id", ["note-409", "note-502", "note-530"])
+def test_an_intolerance_the_patient_told_beside_no_allergy_is_no_allergy_denied(note_id):
+    """Stop 51: 'Allergies: Drug allergies: "Codeine makes me sick, no allergies that I know of"' quotes the patient,
+    who told an intolerance and denied allergies (rated 3-4, no allergy fault named): no allergy_denied."""
+    case, chart, _ = _rated(note_id)
+    assert "allergy_denied" not in _kinds(case, chart)
