@@ -1182,3 +1182,52 @@ def test_a_suicide_plan_the_patient_affirmed_costs_the_note_that_leaves_it_out_o
     # the plan the patient denied is recorded by 'no plan' (no fault)
     denied = (turns[0], turns[1], Turn("Have you made a plan to end your life?", "No, I haven't got a plan."), turns[3])
     assert not [f for f in note_faults(case, Chart(turns=denied, note=head + risk["absent"] + tail)) if f.section == "risk_assessment"]
+
+
+@pytest.mark.parametrize("note_id, what", [("note-5012", "opioid"), ("note-5029", "reduced need for sleep")])
+def test_the_paragraph_before_a_notes_first_heading_is_its_history(note_id, what):
+    """Stop 51 (issue 15): held_out50's brief accurate notes (rated 4, 'accurate and supported ... but brief') open
+    with a paragraph of history and then head only Risk and Impression. 'Smokes opioids ("gear") daily' and 'sleeping
+    about 3 hours a night and not tired' stand in that paragraph, which was read only in a note with no heading at all
+    (stop 42), so the opioid and the reduced need for sleep were central findings left out. The same paragraph
+    without them still leaves them out."""
+    case, chart, rating = _rated(note_id)
+    assert rating == 4
+
+    def omitted(c):
+        return [f.text for f in note_faults(case, c) if f.kind == "central_finding_omitted" and what in f.text]
+
+    assert omitted(chart) == []
+    if note_id == "note-5012":
+        stripped = chart.note.replace('Smokes opioids ("gear") daily', "Uses daily")
+    else:
+        stripped = chart.note.replace("sleeping about 3 hours a night and not tired", "sleeping badly")
+    import dataclasses
+
+    assert stripped != chart.note and omitted(dataclasses.replace(chart, note=stripped))
+
+
+def test_a_note_recording_no_allergy_the_patient_told_is_faulted_and_loses_qual():
+    """Stop 51 (issue 15): held_out50 note-5004 (rated 2: 'one decisive error: records no known drug allergies when she
+    said penicillin gives her a rash; otherwise accurate and structured') scored 4.5. The same note recording the
+    allergy has no such fault; 'NKDA' where the patient told none is no fault either."""
+    import dataclasses
+
+    case, chart, rating = _rated("note-5004")
+    assert rating == 2 and "NKDA" in chart.note
+    assert "allergy_denied" in _kinds(case, chart)
+    right = dataclasses.replace(chart, note=chart.note.replace("Allergies: NKDA.", "Allergies: penicillin (rash)."))
+    assert "allergy_denied" not in _kinds(case, right)
+    judge = OfflineJudge(dimensions=("note_quality",))
+    assert judge.score(case, chart)["note_quality"] <= judge.score(case, right)["note_quality"] - 1.5
+    # the patient asked and telling no allergy: 'NKDA' is what she said
+    told_none = tuple(Turn(d, "No, none that I know of.") if "allerg" in d.lower() else Turn(d, p) for d, p in ((t.doctor, t.patient) for t in chart.turns))
+    assert "allergy_denied" not in _kinds(case, dataclasses.replace(chart, turns=told_none))
+
+
+@pytest.mark.parametrize("note_id", ["note-409", "note-502", "note-530"])
+def test_an_intolerance_the_patient_told_beside_no_allergy_is_no_allergy_denied(note_id):
+    """Stop 51: 'Allergies: Drug allergies: "Codeine makes me sick, no allergies that I know of"' quotes the patient,
+    who told an intolerance and denied allergies (rated 3-4, no allergy fault named): no allergy_denied."""
+    case, chart, _ = _rated(note_id)
+    assert "allergy_denied" not in _kinds(case, chart)

@@ -516,3 +516,19 @@ def test_a_finding_the_note_says_was_not_explored_or_answered_is_no_claim():
                  "History: Low energy, poor concentration: not asked."):
         claims = dict(note_claims(text))
         assert "fatigue" not in claims and "poor_concentration" not in claims, (text, claims)
+
+
+def test_a_risk_the_note_formulates_asserts_no_finding():
+    """Stop 51 (held_out50 note-5010 and note-5039, rated 5: 'denied SI/overdose ... all as she gave them'): an opioid
+    note's 'Overdose risk from daily opioid use' is the clinician's estimate of an accidental overdose, not a past
+    overdose; it was read as self-harm asserted ('never came up', 'denied by the patient') and capped both notes at
+    1-2. A risk named after 'risk of' is read apart the same way; an overdose the note says happened is still a claim,
+    and so is what the note reports beside the formulation."""
+    assert "self_harm" not in dict(note_claims("Risk: Overdose risk from daily opioid use."))
+    assert "self_harm" not in dict(note_claims("Risk: at risk of accidental overdose given reduced tolerance."))
+    claims = dict(note_claims("Risk: No suicidal thoughts; no overdoses. Overdose risk from illicit opioids."))
+    assert claims.get("suicidal_ideation") is False and "self_harm" not in claims
+    assert dict(note_claims("Risk: took an overdose last year; risk of repetition.")).get("self_harm") is True
+    assert dict(note_claims("Risk: low risk; reports thoughts of self-harm.")).get("self_harm") is True
+    # an impression that asserts what the patient denied stays a claim beside its risk grade
+    assert dict(note_claims("Imp: recurrent MDD with passive SI - high risk.")).get("suicidal_ideation") is True

@@ -147,6 +147,7 @@ KINDS = (
     "diagnosis_unsupported",
     "central_finding_omitted",
     "false_denial",
+    "allergy_denied",
     "misfiled_answer",
     "finding_denied",
     "diagnosis_specifier",
@@ -802,6 +803,34 @@ _MADE = ("stated", "provisional", "symptom")
 _ADDRESSED = _MADE + ("feature",)
 
 
+def allergy_denied(view: NoteView) -> list[NoteFault]:
+    """A note that records no allergy ('Allergies: NKDA') where the record names one and the patient told it when
+    asked (``allergy_denied``): a medicine-safety error a prescriber acts on, not an omission. Stop 51 (issue 15):
+    held_out50's consultant rated 2 a note otherwise sound for 'records no known drug allergies when she said
+    penicillin gives her a rash' (the judge 4.5)."""
+    conf = _data()["allergy_denied"]
+    denial = re.compile("|".join(conf["note_denials"]), re.IGNORECASE)
+    where = " ".join(view.sections.get(k, "") for k in conf["note_sections"]) or view.note
+    # the patient's own words quoted ('"Codeine makes me sick, no allergies that I know of"') are her answer, not the
+    # note's record of no allergy
+    if not denial.search(_QUOTE.sub(" ", where)):
+        return []
+    record_denial = re.compile(conf["record_denial"], re.IGNORECASE)
+    named = [t for path, t in view.record_sections if path == conf["record_section"] and t.strip() and not record_denial.search(t)]
+    if not named:
+        return []
+    asked = re.compile(conf["question"], re.IGNORECASE)
+    # a reply that denies an allergy in any of its words ('codeine makes me sick, no allergies that I know of': an
+    # intolerance) tells none
+    told = [
+        reply for doctor, reply in view.turns
+        if asked.search(doctor) and reply.strip() and not record_denial.search(reply) and not denial.search(reply)
+    ]
+    if not told:
+        return []
+    return [NoteFault("allergy_denied", "allergies", f"the note records no allergy; the patient said: {told[0][:120]}")]
+
+
 def false_denials(view: NoteView) -> list[NoteFault]:
     """Each finding the note records as denied ("Denies insomnia", "No poor concentration") that the patient affirmed
     in the encounter (the finding itself or one that implies it: "I lie awake" is insomnia) or that the record states
@@ -1159,7 +1188,11 @@ def _section_text(view: NoteView, key: str) -> str:
     section, so every central feature and main risk counted as left out and held accurate terse notes rated 4 at 2)."""
     if key in view.sections:
         return view.sections[key]
-    return "" if _headed(view) else view.sections.get("untitled", "")
+    if not _headed(view) or key in _data().get("untitled_opening", {}).get("sections", ()):
+        # stop 51: the paragraph before a note's first heading ("42F, outpatient. One week: sleeping about 3 hours a
+        # night and not tired ... Risk: ...") is its history where the note heads none (untitled_opening)
+        return view.sections.get("untitled", "")
+    return ""
 
 
 def told_risk_omitted(view: NoteView) -> list[NoteFault]:
@@ -1381,6 +1414,7 @@ NOTE_FAULTS: tuple[Callable[[NoteView], list[NoteFault]], ...] = (
     diagnosis_unsupported,
     central_finding_omitted,
     false_denials,
+    allergy_denied,
     misfiled_answers,
     diagnosis_specifier,
     diagnosis_against_record,
@@ -1467,6 +1501,7 @@ __all__ = [
     "child_history_missing",
     "diagnosis_unsupported",
     "false_denials",
+    "allergy_denied",
     "risk_false_denials",
     "illness_days",
     "unsupported_entries",

@@ -173,6 +173,26 @@ def note_claims(note: str) -> tuple[tuple[str, bool], ...]:
 
 
 @lru_cache(maxsize=1)
+def _risk_formulation() -> re.Pattern[str] | None:
+    """``cues.json`` ``note_claims_read_apart``: a risk the note formulates, the words after a risk lead ("risk of
+    accidental overdose") up to a lead end or clause mark, and up to ``risk_tail_words`` words before "risk" ("Overdose
+    risk from ..."); ``None`` when the file names no leads."""
+    from .cues import cue_file
+
+    raw = cue_file()["note_claims_read_apart"]
+    leads = sorted(raw.get("risk_leads", ()), key=len, reverse=True)
+    if not leads:
+        return None
+    lead = "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in leads)
+    ends = "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(raw.get("risk_lead_ends", ()), key=len, reverse=True)) or "(?!)"
+    tail = int(raw.get("risk_tail_words", 0))
+    parts = [rf"\b(?:{lead})\b.*?(?=\b(?:{ends})\b|[.;,:()\n\u2013\u2014]|\s-\s|$)"]
+    if tail:
+        parts.append(rf"(?<![\w-])(?:[\w-]+[ \t]+){{1,{tail}}}?(?=risk\b)")
+    return re.compile("|".join(parts), re.IGNORECASE)
+
+
+@lru_cache(maxsize=1)
 def _read_apart() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """``cues.json`` ``note_claims_read_apart``: (an impression or results line, the topic of a reported question)."""
     from .cues import cue_file
@@ -193,7 +213,10 @@ def _claim_text(note: str, lines: bool = False) -> str:
     kept."""
     line, asked = _read_apart()
     blank = lambda m: re.sub(r"[^\n]", " ", m.group(0))  # noqa: E731
-    return asked.sub(blank, line.sub(blank, note) if lines else note)
+    text = asked.sub(blank, line.sub(blank, note) if lines else note)
+    # a risk the note formulates ("Overdose risk from daily opioid use") is the clinician's estimate, not a finding
+    risk = _risk_formulation()
+    return risk.sub(blank, text) if risk is not None else text
 
 
 @lru_cache(maxsize=memo_size(1024))
