@@ -104,34 +104,61 @@ _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augu
 
 
 @lru_cache(maxsize=1)
-def _date_context_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+def _date_context_patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     """What may stand before a bare day and month (``date_prepositions``, "on 3/11") and after it
-    (``date_followers``, "3/14 0600"): built once from ``abbreviations.json``, not for every sentence."""
-    preps = _abbreviation_data().get("date_prepositions", [])
+    (``date_followers``, "3/14 0600"), and what before a month and a two-digit year (``month_year_prepositions``,
+    "in 11/25"): built once from ``abbreviations.json``, not for every sentence."""
+    data = _abbreviation_data()
+    preps = data.get("date_prepositions", [])
     lead = re.compile(r"(?:^|\b(?:" + "|".join(map(re.escape, preps)) + r"))\s*$", re.IGNORECASE)
-    follow = re.compile(r"\s+(?:" + "|".join(_abbreviation_data().get("date_followers", [])) + ")")
-    return lead, follow
+    follow = re.compile(r"\s+(?:" + "|".join(data.get("date_followers", [])) + ")")
+    month_year = re.compile(r"\b(?:" + "|".join(map(re.escape, data.get("month_year_prepositions", []))) + r")\s*$",
+                            re.IGNORECASE)
+    return lead, follow, month_year
 
 
 def _order_dates(sentence: str, order: str) -> str:
     """A sentence's numeric dates put day first, as the expansions read them: "3/14/27" in a month-first
     record is "14/3/27"; a day and month without a year after a date preposition ("on 3/11", "by 14/3"), before
     a clock time or a part of the day ("3/14 0600", "3/11 afternoon") or as a note's opening stamp ("3/15: ...")
-    is written out ("on 11 March"), never read as "3 or 11"."""
-    lead, follow = _date_context_patterns()
+    is written out ("on 11 March"), never read as "3 or 11"; so is one written with a leading zero ("one blue
+    11/01 after a fight"), and a month and two-digit year after "in" ("in 11/25") is that month ("in November 2025")."""
+    lead, follow, month_year = _date_context_patterns()
 
     def one(m: re.Match) -> str:
         a, b = int(m.group(1)), int(m.group(2))
+        before = sentence[: m.start()]
+        if not m.group(3) and 1 <= a <= 12 and month_year.search(before) and len(m.group(2)) == 2 and b > 12:
+            return f"{_MONTHS[a - 1]} 20{m.group(2)}"
+        rules = _abbreviation_data().get("bare_dates", {})
+        if not m.group(3) and (m.group(0) in rules.get("not_dates", ()) or re.search(r"\bx\s?$", before) or re.match(
+                rules.get("unit_after", r"(?!)"), sentence[m.end():])):
+            return m.group(0)  # "x 4/12" (a span), "8/2 mg" (a dose), "24/7"
         d, mo = (b, a) if order == "month" else (a, b)
         if not (1 <= mo <= 12 and 1 <= d <= 31):
-            return m.group(0)
+            return m.group(0) if m.group(3) or order == "month" else bare(m, a, b, d, mo, sentence[m.end():])
         if m.group(3):
             return f"{d}/{mo}/{m.group(3)}"
-        before, after = sentence[: m.start()], sentence[m.end():]
+        after = sentence[m.end():]
         stamp = not re.sub(r"[\W_]", "", before) and re.match(r"\s*:", after)
-        if stamp or lead.search(before) or follow.match(after):
+        padded = m.group(1).startswith("0") or m.group(2).startswith("0")
+        if stamp or padded or lead.search(before) or follow.match(after):
             return f"{d} {_MONTHS[mo - 1]}"
-        return m.group(0)
+        return bare(m, a, b, d, mo, after)
+
+    def bare(m: re.Match, a: int, b: int, d: int, mo: int, after: str) -> str:
+        # a pair with nothing around it to say it is a date ("sertraline 4/11 and 5/11", "declined 7/26"): a date
+        # in the record's order, or a month and two-digit year where the second number cannot be a month, unless
+        # it is a dose ("8/2 mg"), a score out of ten, a fraction or a day-first record's span ("4/12", months)
+        rules = _abbreviation_data().get("bare_dates", {})
+        if (b == 10 and a <= 10) or (
+                a < b and b in rules.get("fractions", ())):
+            return m.group(0)
+        if order == "day" and b in rules.get("day_first_spans", ()) and a < b:
+            return m.group(0)
+        if order == "day" and 1 <= a <= 12 and len(m.group(2)) == 2 and 12 < b <= rules.get("latest_two_digit_year", 0):
+            return f"{_MONTHS[a - 1]} 20{m.group(2)}"
+        return f"{d} {_MONTHS[mo - 1]}" if rules and 1 <= mo <= 12 and 1 <= d <= 31 else m.group(0)
 
     return _NUMERIC_DATE.sub(one, sentence)
 
@@ -150,8 +177,10 @@ def expand_abbreviations(text: str, order: str | None = None) -> str:
     out = []
     for k, sentence in enumerate(pieces):
         if k % 2 == 0:
-            before = sentence
+            # a date written out is no expansion at the piece's start: it never capitalises the piece ("cheers des'
+            # PN reply 2/9: ..." in a text message stays one sentence, never "Cheers des'" said "I cheer des")
             sentence = _order_dates(sentence, order or date_order(text))
+            before = sentence
             for pattern, repl in _abbreviations():
                 sentence = pattern.sub(repl, sentence)
             if sentence != before:
