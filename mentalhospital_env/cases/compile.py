@@ -371,7 +371,12 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
             for pattern, repl in data["own_family_knowledge"]:
                 said = re.sub(pattern, repl, said, flags=re.IGNORECASE)
             return _finish(said)
+        other = {"her": "his", "his": "her"}.get(person.possessive, "")
         for pattern, repl in data["family_patterns"]:
+            if other and re.match(rf"{other}\b", text, re.IGNORECASE):
+                # "(Husband's family: ...;) his mother Pauline helps some Saturdays" in a woman's record is his
+                # mother, never "My mother Pauline" (uw-022): only the patient's own pronoun is "my"
+                break
             changed = re.sub(pattern, repl, text, count=1, flags=re.IGNORECASE)
             if changed != text:
                 text = changed
@@ -886,7 +891,11 @@ def _lay_words(text: str, table: dict[str, str]) -> str:
 def _negative_lead(rest: str, section: str, data: dict[str, Any]) -> str:
     leads = data["negative_leads"]
     lead = leads.get(section, leads["default"])
-    if rest.split(" ", 1)[0].lower().endswith("ing") and section not in ("medications", "allergies"):
+    words = re.findall(r"[\w'-]+", rest.lower())
+    # "No eating disorder", "no gambling problem": a doing that names a noun after it (``ing_noun_heads``) is a
+    # thing not had ("I haven't had any eating disorder"), never "I haven't been eating disorder"
+    compound = len(words) > 1 and words[1] in data.get("ing_noun_heads", ())
+    if rest.split(" ", 1)[0].lower().endswith("ing") and not compound and section not in ("medications", "allergies"):
         return "I haven't been"
     if section == "substance_use" and re.search(r"\b(?:since|for (?:a|an|the|\d+|one|two|three|four|five|six|several|many|some)\b)", rest):
         return "I haven't had any"  # "No alcohol since pregnancy", "none for two months"
@@ -2449,7 +2458,18 @@ def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
                 # "Mother: Bernie Kinsella (58), special needs assistant ..." names the relative: no illness she
                 # "has had" ("My mother has had bernie Kinsella", "My father had tommy Kinsella", uw-022)
                 verb = "was" if verb == "had" else "is"
-            sentence = f"{fam.group(1)[:1].upper()}{fam.group(1)[1:]} {verb} {fam.group(2)[:1].lower() if verb in ('had', 'has had') else fam.group(2)[:1]}{fam.group(2)[1:]}."
+            kind = re.split(r"[,;(]", fam.group(2), maxsplit=1)[0].strip(" .").lower().split()
+            be = data.get("family_entry_be", {})
+            if kind and len(kind) <= 3 and kind[-1] in be.get("states", ()) + be.get("people", ()) and verb in ("had", "has had"):
+                # "Father: Alcoholic, died 2012", "Brother: heavy drinker": what the relative was, never
+                # "My father had alcoholic" ("family_entry_be")
+                verb = "was" if verb == "had" else "has been"
+                if kind[-1] in be.get("people", ()) and kind[0] not in ("a", "an"):
+                    verb += " an" if kind[0][:1] in "aeiou" else " a"
+                lower = True
+            else:
+                lower = verb in ("had", "has had")
+            sentence = f"{fam.group(1)[:1].upper()}{fam.group(1)[1:]} {verb} {fam.group(2)[:1].lower() if lower else fam.group(2)[:1]}{fam.group(2)[1:]}."
         entry = _allergy_entry(sentence, f"{section}-{n}", data, has_sensitive_concept(sentence)) if section == "allergies" else None
         if entry:
             facts.extend(entry)
@@ -3049,7 +3069,16 @@ def _compile_one(fid, section, text, sex, names, data, tax, no_allergy,
         says = _finish(data["allergy_entry"]["carry_says"].format(item=carry.group(1)))  # "...; carries an EpiPen."
     elif section == "allergies" and not _NEGATIVE_START.match(text) and re.fullmatch(r"([A-Za-z][\w -]*?)\s*\(([\w -]+)\)\.?", text.strip()):
         m = re.fullmatch(r"([A-Za-z][\w -]*?)\s*\(([\w -]+)\)\.?", text.strip())
-        says = _finish(f"I'm allergic to {m.group(1).lower()}, it gives me {_article(m.group(2).lower())}")
+        rules = data["allergy_entry"]
+        if rules.get("intolerance_only_says") and re.search(rules["intolerance_pattern"], text, re.IGNORECASE):
+            # "Duloxetine intolerance (not allergy)" was "I'm allergic to duloxetine intolerance, it gives me a not allergy"
+            drug = re.sub(rules["intolerance_name_pattern"], "", m.group(1).strip(), flags=re.IGNORECASE)
+            says = _finish(rules["intolerance_only_says"].format(drug=drug[:1].upper() + drug[1:].lower()))
+        else:
+            # "Penicillin (rash as a child)": what it did then, "gave" (allergy_entry past_pattern)
+            past = re.search(rules.get("past_pattern", r"(?!)"), m.group(2), re.IGNORECASE)
+            name = re.sub(rules.get("name_lead_pattern", r"(?!)"), "", m.group(1), flags=re.IGNORECASE)  # "Reports allergy to codeine"
+            says = _finish(f"I'm allergic to {name.lower()}, it {'gave' if past else 'gives'} me {_article(m.group(2).lower())}")
     elif section == "mental_status_exam.mood":
         quoted = re.fullmatch(r"\s*['\"\u2018\u201c]([^'\"\u2019\u201d]+)['\"\u2019\u201d]\s*[.;]?\s*", text)
         if quoted:
