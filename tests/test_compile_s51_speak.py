@@ -40,6 +40,8 @@ def test_a_dates_slash_is_no_or() -> None:
         assert expand_abbreviations("Robbed at work in 10/24.", order) == "Robbed at work in October 2024."
     # a score is left alone by the dates, and a slash between words is still 'or'
     assert expand_abbreviations("Mood 3/10 today.", "month") == "Mood 3/10 today."
+    # nor a score after its scale's name
+    assert expand_abbreviations("PDSS 11/28, GAD-7 3/5.", "month") == "PDSS 11/28, GAD-7 3/5."
     facts = compile_facts(EHR(chief_complaint="Poor sleep.", history_of_present_illness=(
         "Seen 25/10/26 and 28/10/26. He was robbed at the shop in 10/24. Took sertraline 4/11 and 5/11, then stopped.")), "male")
     said = _said(facts)

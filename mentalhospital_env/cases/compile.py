@@ -151,7 +151,7 @@ def _order_dates(sentence: str, order: str) -> str:
         # in the record's order, or a month and two-digit year where the second number cannot be a month, unless
         # it is a dose ("8/2 mg"), a score out of ten, a fraction or a day-first record's span ("4/12", months)
         rules = _abbreviation_data().get("bare_dates", {})
-        if (b == 10 and a <= 10) or (
+        if re.search(rules.get("score_before", r"(?!)"), sentence[: m.start()]) or (b == 10 and a <= 10) or (
                 a < b and b in rules.get("fractions", ())):
             return m.group(0)
         if order == "day" and b in rules.get("day_first_spans", ()) and a < b:
