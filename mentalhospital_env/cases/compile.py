@@ -104,34 +104,61 @@ _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augu
 
 
 @lru_cache(maxsize=1)
-def _date_context_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+def _date_context_patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     """What may stand before a bare day and month (``date_prepositions``, "on 3/11") and after it
-    (``date_followers``, "3/14 0600"): built once from ``abbreviations.json``, not for every sentence."""
-    preps = _abbreviation_data().get("date_prepositions", [])
+    (``date_followers``, "3/14 0600"), and what before a month and a two-digit year (``month_year_prepositions``,
+    "in 11/25"): built once from ``abbreviations.json``, not for every sentence."""
+    data = _abbreviation_data()
+    preps = data.get("date_prepositions", [])
     lead = re.compile(r"(?:^|\b(?:" + "|".join(map(re.escape, preps)) + r"))\s*$", re.IGNORECASE)
-    follow = re.compile(r"\s+(?:" + "|".join(_abbreviation_data().get("date_followers", [])) + ")")
-    return lead, follow
+    follow = re.compile(r"\s+(?:" + "|".join(data.get("date_followers", [])) + ")")
+    month_year = re.compile(r"\b(?:" + "|".join(map(re.escape, data.get("month_year_prepositions", []))) + r")\s*$",
+                            re.IGNORECASE)
+    return lead, follow, month_year
 
 
 def _order_dates(sentence: str, order: str) -> str:
     """A sentence's numeric dates put day first, as the expansions read them: "3/14/27" in a month-first
     record is "14/3/27"; a day and month without a year after a date preposition ("on 3/11", "by 14/3"), before
     a clock time or a part of the day ("3/14 0600", "3/11 afternoon") or as a note's opening stamp ("3/15: ...")
-    is written out ("on 11 March"), never read as "3 or 11"."""
-    lead, follow = _date_context_patterns()
+    is written out ("on 11 March"), never read as "3 or 11"; so is one written with a leading zero ("one blue
+    11/01 after a fight"), and a month and two-digit year after "in" ("in 11/25") is that month ("in November 2025")."""
+    lead, follow, month_year = _date_context_patterns()
 
     def one(m: re.Match) -> str:
         a, b = int(m.group(1)), int(m.group(2))
+        before = sentence[: m.start()]
+        if not m.group(3) and 1 <= a <= 12 and month_year.search(before) and len(m.group(2)) == 2 and b > 12:
+            return f"{_MONTHS[a - 1]} 20{m.group(2)}"
+        rules = _abbreviation_data().get("bare_dates", {})
+        if not m.group(3) and (m.group(0) in rules.get("not_dates", ()) or re.search(r"\bx\s?$", before) or re.match(
+                rules.get("unit_after", r"(?!)"), sentence[m.end():])):
+            return m.group(0)  # "x 4/12" (a span), "8/2 mg" (a dose), "24/7"
         d, mo = (b, a) if order == "month" else (a, b)
         if not (1 <= mo <= 12 and 1 <= d <= 31):
-            return m.group(0)
+            return m.group(0) if m.group(3) or order == "month" else bare(m, a, b, d, mo, sentence[m.end():])
         if m.group(3):
             return f"{d}/{mo}/{m.group(3)}"
-        before, after = sentence[: m.start()], sentence[m.end():]
+        after = sentence[m.end():]
         stamp = not re.sub(r"[\W_]", "", before) and re.match(r"\s*:", after)
-        if stamp or lead.search(before) or follow.match(after):
+        padded = m.group(1).startswith("0") or m.group(2).startswith("0")
+        if stamp or padded or lead.search(before) or follow.match(after):
             return f"{d} {_MONTHS[mo - 1]}"
-        return m.group(0)
+        return bare(m, a, b, d, mo, after)
+
+    def bare(m: re.Match, a: int, b: int, d: int, mo: int, after: str) -> str:
+        # a pair with nothing around it to say it is a date ("sertraline 4/11 and 5/11", "declined 7/26"): a date
+        # in the record's order, or a month and two-digit year where the second number cannot be a month, unless
+        # it is a dose ("8/2 mg"), a score out of ten, a fraction or a day-first record's span ("4/12", months)
+        rules = _abbreviation_data().get("bare_dates", {})
+        if re.search(rules.get("score_before", r"(?!)"), sentence[: m.start()]) or (b == 10 and a <= 10) or (
+                a < b and b in rules.get("fractions", ())):
+            return m.group(0)
+        if order == "day" and b in rules.get("day_first_spans", ()) and a < b:
+            return m.group(0)
+        if order == "day" and 1 <= a <= 12 and len(m.group(2)) == 2 and 12 < b <= rules.get("latest_two_digit_year", 0):
+            return f"{_MONTHS[a - 1]} 20{m.group(2)}"
+        return f"{d} {_MONTHS[mo - 1]}" if rules and 1 <= mo <= 12 and 1 <= d <= 31 else m.group(0)
 
     return _NUMERIC_DATE.sub(one, sentence)
 
@@ -150,8 +177,10 @@ def expand_abbreviations(text: str, order: str | None = None) -> str:
     out = []
     for k, sentence in enumerate(pieces):
         if k % 2 == 0:
-            before = sentence
+            # a date written out is no expansion at the piece's start: it never capitalises the piece ("cheers des'
+            # PN reply 2/9: ..." in a text message stays one sentence, never "Cheers des'" said "I cheer des")
             sentence = _order_dates(sentence, order or date_order(text))
+            before = sentence
             for pattern, repl in _abbreviations():
                 sentence = pattern.sub(repl, sentence)
             if sentence != before:
@@ -342,7 +371,12 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
             for pattern, repl in data["own_family_knowledge"]:
                 said = re.sub(pattern, repl, said, flags=re.IGNORECASE)
             return _finish(said)
+        other = {"her": "his", "his": "her"}.get(person.possessive, "")
         for pattern, repl in data["family_patterns"]:
+            if other and re.match(rf"{other}\b", text, re.IGNORECASE):
+                # "(Husband's family: ...;) his mother Pauline helps some Saturdays" in a woman's record is his
+                # mother, never "My mother Pauline" (uw-022): only the patient's own pronoun is "my"
+                break
             changed = re.sub(pattern, repl, text, count=1, flags=re.IGNORECASE)
             if changed != text:
                 text = changed
@@ -857,7 +891,11 @@ def _lay_words(text: str, table: dict[str, str]) -> str:
 def _negative_lead(rest: str, section: str, data: dict[str, Any]) -> str:
     leads = data["negative_leads"]
     lead = leads.get(section, leads["default"])
-    if rest.split(" ", 1)[0].lower().endswith("ing") and section not in ("medications", "allergies"):
+    words = re.findall(r"[\w'-]+", rest.lower())
+    # "No eating disorder", "no gambling problem": a doing that names a noun after it (``ing_noun_heads``) is a
+    # thing not had ("I haven't had any eating disorder"), never "I haven't been eating disorder"
+    compound = len(words) > 1 and words[1] in data.get("ing_noun_heads", ())
+    if rest.split(" ", 1)[0].lower().endswith("ing") and not compound and section not in ("medications", "allergies"):
         return "I haven't been"
     if section == "substance_use" and re.search(r"\b(?:since|for (?:a|an|the|\d+|one|two|three|four|five|six|several|many|some)\b)", rest):
         return "I haven't had any"  # "No alcohol since pregnancy", "none for two months"
@@ -2420,7 +2458,18 @@ def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
                 # "Mother: Bernie Kinsella (58), special needs assistant ..." names the relative: no illness she
                 # "has had" ("My mother has had bernie Kinsella", "My father had tommy Kinsella", uw-022)
                 verb = "was" if verb == "had" else "is"
-            sentence = f"{fam.group(1)[:1].upper()}{fam.group(1)[1:]} {verb} {fam.group(2)[:1].lower() if verb in ('had', 'has had') else fam.group(2)[:1]}{fam.group(2)[1:]}."
+            kind = re.split(r"[,;(]", fam.group(2), maxsplit=1)[0].strip(" .").lower().split()
+            be = data.get("family_entry_be", {})
+            if kind and len(kind) <= 3 and kind[-1] in be.get("states", ()) + be.get("people", ()) and verb in ("had", "has had"):
+                # "Father: Alcoholic, died 2012", "Brother: heavy drinker": what the relative was, never
+                # "My father had alcoholic" ("family_entry_be")
+                verb = "was" if verb == "had" else "has been"
+                if kind[-1] in be.get("people", ()) and kind[0] not in ("a", "an"):
+                    verb += " an" if kind[0][:1] in "aeiou" else " a"
+                lower = True
+            else:
+                lower = verb in ("had", "has had")
+            sentence = f"{fam.group(1)[:1].upper()}{fam.group(1)[1:]} {verb} {fam.group(2)[:1].lower() if lower else fam.group(2)[:1]}{fam.group(2)[1:]}."
         entry = _allergy_entry(sentence, f"{section}-{n}", data, has_sensitive_concept(sentence)) if section == "allergies" else None
         if entry:
             facts.extend(entry)
@@ -3020,7 +3069,16 @@ def _compile_one(fid, section, text, sex, names, data, tax, no_allergy,
         says = _finish(data["allergy_entry"]["carry_says"].format(item=carry.group(1)))  # "...; carries an EpiPen."
     elif section == "allergies" and not _NEGATIVE_START.match(text) and re.fullmatch(r"([A-Za-z][\w -]*?)\s*\(([\w -]+)\)\.?", text.strip()):
         m = re.fullmatch(r"([A-Za-z][\w -]*?)\s*\(([\w -]+)\)\.?", text.strip())
-        says = _finish(f"I'm allergic to {m.group(1).lower()}, it gives me {_article(m.group(2).lower())}")
+        rules = data["allergy_entry"]
+        if rules.get("intolerance_only_says") and re.search(rules["intolerance_pattern"], text, re.IGNORECASE):
+            # "Duloxetine intolerance (not allergy)" was "I'm allergic to duloxetine intolerance, it gives me a not allergy"
+            drug = re.sub(rules["intolerance_name_pattern"], "", m.group(1).strip(), flags=re.IGNORECASE)
+            says = _finish(rules["intolerance_only_says"].format(drug=drug[:1].upper() + drug[1:].lower()))
+        else:
+            # "Penicillin (rash as a child)": what it did then, "gave" (allergy_entry past_pattern)
+            past = re.search(rules.get("past_pattern", r"(?!)"), m.group(2), re.IGNORECASE)
+            name = re.sub(rules.get("name_lead_pattern", r"(?!)"), "", m.group(1), flags=re.IGNORECASE)  # "Reports allergy to codeine"
+            says = _finish(f"I'm allergic to {name.lower()}, it {'gave' if past else 'gives'} me {_article(m.group(2).lower())}")
     elif section == "mental_status_exam.mood":
         quoted = re.fullmatch(r"\s*['\"\u2018\u201c]([^'\"\u2019\u201d]+)['\"\u2019\u201d]\s*[.;]?\s*", text)
         if quoted:
