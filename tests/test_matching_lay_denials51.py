@@ -1,0 +1,43 @@
+"""Stop 51: an opposite said without a negation word, read as data. Eating little said as 'barely/hardly eaten'
+against eating a whole meal or clearing one's plate (contrasts.json, eating contrary); restlessness denied as being
+calm or able to sit for hours (the lexicon's absent phrases of restlessness). Sentences written for the test, not
+taken from a pair set."""
+
+from __future__ import annotations
+
+import pytest
+from mentalhospital_env.rewards.adjudication import contrary_clash
+from mentalhospital_env.rewards.matching import Matcher, MatcherConfig
+
+
+@pytest.fixture(scope="module")
+def matcher():
+    return Matcher(MatcherConfig(embedder="hashing"))
+
+
+@pytest.mark.parametrize(
+    ("checkpoint", "output"),
+    [
+        ("Has hardly eaten breakfast this week.", "I eat the whole breakfast, every bit, every morning."),
+        ("Barely eats at dinner.", "I clear my plate at dinner and have seconds."),
+        ("Restless and cannot sit still.", "I'm calm in myself, I can sit for hours watching the cricket."),
+        ("Restless, can't sit still in lessons.", "I can sit for hours in lessons without moving."),
+    ],
+)
+def test_an_opposite_without_a_negation_word_is_refused(matcher, checkpoint, output):
+    assert matcher.match([checkpoint], [output])[0] is None
+
+
+@pytest.mark.parametrize(
+    ("checkpoint", "output"),
+    [
+        ("Eats the whole meal.", "I clear my plate at dinner and have seconds."),
+        ("Has barely eaten today.", "I've hardly eaten a thing all day."),
+    ],
+)
+def test_the_same_side_is_no_contrary(checkpoint, output):
+    assert contrary_clash(checkpoint, output) is None
+
+
+def test_calm_denies_restlessness(matcher):
+    assert matcher.match(["Denies restlessness."], ["I'm calm in myself, I can sit for hours watching the cricket."])[0]
