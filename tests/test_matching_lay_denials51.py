@@ -41,3 +41,20 @@ def test_the_same_side_is_no_contrary(checkpoint, output):
 
 def test_calm_denies_restlessness(matcher):
     assert matcher.match(["Denies restlessness."], ["I'm calm in myself, I can sit for hours watching the cricket."])[0]
+
+
+@pytest.mark.parametrize(
+    ("checkpoint", "output"),
+    [
+        ("No psychiatric admissions.", "I've never been kept in hospital for my mental health."),
+        ("Two psychiatric admissions, both voluntary.", "I've been kept on a ward twice, both times I went in myself."),
+    ],
+)
+def test_a_psychiatric_admission_in_lay_words(matcher, checkpoint, output):
+    # 'psychiatric admission(s)' without 'previous' named no concept, and 'kept in hospital / on a ward' was no lay
+    # phrase of an admission
+    assert matcher.match([checkpoint], [output])[0] is not None
+
+
+def test_a_denied_admission_does_not_state_one(matcher):
+    assert matcher.match(["Two psychiatric admissions."], ["I've never been kept in hospital."])[0] is None
