@@ -58,3 +58,16 @@ def test_a_psychiatric_admission_in_lay_words(matcher, checkpoint, output):
 
 def test_a_denied_admission_does_not_state_one(matcher):
     assert matcher.match(["Two psychiatric admissions."], ["I've never been kept in hospital."])[0] is None
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        "I was drinking a bottle of vodka a day at nineteen, but that's long gone.",
+        "I used to drink a bottle of vodka a day, that's all in the past.",
+        "Drinking a bottle of vodka a day was years ago, it's a thing of the past.",
+    ],
+)
+def test_a_habit_said_to_be_long_gone_is_not_current(matcher, output):
+    # an ended habit said as 'long gone' / 'all in the past' / 'a thing of the past' read as still going on
+    assert matcher.match(["Drinks a bottle of vodka a day."], [output])[0] is None
