@@ -1617,11 +1617,18 @@ class MemorySkill:
         for topic_id in topics:
             if topic_id in _FRAME_TOPICS and content and not (
                 topic_id == "functioning" and self._topic_facts(topic_id, asked, used, 1)
-            ):
+            ) and not (timing and topic_id in _TIMING_TOPICS and self._complaint_untimed(content)):
                 continue  # "how long has the sleep been bad?": the sleep facts that say when (what it does
                 # to a day is told from its own facts: "How is this affecting your day?" after anger)
+                # "When did you first notice this?" after the complaint asks the illness's time: with no sentence of the
+                # complaint that says one ("I've not slept at all."), the onset's own sentences do ("It started about
+                # twenty-four hours ago.", dev-0190)
             if topic_id == "family_history" and any(i.stance in (AFFIRM, DENY) for i in items):
                 continue
+            if topic_id == "chief_complaint" and timing and self._complaint_untimed(content) and any(
+                    self.index.timed[f.id] for t in _TIMING_TOPICS if t in topics for f in self.index.by_topic.get(t, ())):
+                continue  # nor is the complaint's untimed line said before the onset's time (said alone, it was all
+                # the reply kept: "I've not slept at all.")
             if topic_id in specific_topics:
                 continue
             if meant_told and topic_id not in meant_topics:
@@ -1791,6 +1798,13 @@ class MemorySkill:
             # swollen glands?" - "I don't scan for swollen glands" is close, and the answer): "How's your mood been?" is
             # "bored, low", not "... Never, I haven't felt really high"; "Are your periods regular?" not "... I
             # don't take any regular medicines"
+            closest = None
+        if closest is not None and timing and not self.index.timed[closest.id] and any(
+            self.index.timed[f.id] for i in items if i.stance in (AFFIRM, TELL) and not i.silent for f in i.facts
+        ):
+            # a time asked, and found: a sentence close in other words that says no time is not put before it
+            # ("When did you first notice this?" is "It started about twenty-four hours ago.", not "This is the
+            # first time I've seen a psychiatrist." for the word "first", dev-0190)
             closest = None
         if closest is not None and (self._off_subject(closest, question) and (any(
             i.stance in (AFFIRM, TELL) and not i.silent
@@ -2206,6 +2220,12 @@ class MemorySkill:
                          # baby is not answered "no plans to end my life"
                          c in self._ruled_out_anywhere
                          and set(finding_topics(c, self.index.lexicon)) & set(question.topics))))
+
+    def _complaint_untimed(self, content: Sequence[str]) -> bool:
+        """Whether the subject asked is the complaint alone and none of its sentences says a time (a duration or
+        a when): a time question of it is then answered from the onset's and course's sentences."""
+        return set(content) <= {"chief_complaint"} and not any(
+            self.index.timed[f.id] for f in self.index.by_topic.get("chief_complaint", ()))
 
     def _content_topics(self, question: Question) -> set[str]:
         """The subjects a question asks about (not its frame, the complaint or small talk): what the
