@@ -247,6 +247,18 @@ def test_a_plan_the_record_rules_out_in_a_list_is_denied(suicide) -> None:
     assert "no plan" in reply.lower() or "don't have a plan" in reply.lower() or "wouldn't" in reply.lower(), reply
 
 
+def test_preparatory_behaviour_ruled_out_in_a_list_states_no_plan() -> None:
+    """'no active ideation, method, intent, plan or preparatory behavior': the commas ended the clause the 'no' was
+    read in, so 'preparatory behavior' stated a plan (meaning) and the record's denial was set aside; asked about
+    plans, the patient said 'Hard to say. I'm not sure.' of a plan his record rules out."""
+    case = _guarded_record(risk_assessment={"suicide": "Passive wish to be dead in the past month; no active ideation, "
+                                                       "method, intent, plan or preparatory behavior."})
+    index = FactIndex(case)
+    assert "suicide_plan" not in index.supported_present and "suicide_plan" in index.denied_by_meaning
+    still = FactIndex(_guarded_record(risk_assessment={"suicide": "Active SI with method and preparatory behavior, no intent."}))
+    assert "suicide_plan" in still.supported_present
+
+
 @pytest.mark.parametrize("suicide", [
     "Passive death wishes; no longer denies intent.",
     "Denied intent at first but later disclosed a plan to hang himself.",
