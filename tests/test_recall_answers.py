@@ -231,6 +231,47 @@ def test_a_plan_question_is_no_stock_denial_where_the_record_is_silent() -> None
     assert "suicide_plan" not in index.denied_by_meaning
 
 
+@pytest.mark.parametrize("suicide", [
+    "Passive wish to be dead in the past month; no active ideation, method, intent or plan.",
+    "Passive death wishes when low. Denies SI, plan or intent.",
+    "Passive thoughts of death; nil plan/intent.",
+])
+def test_a_plan_the_record_rules_out_in_a_list_is_denied(suicide) -> None:
+    """A chart lists what it rules out ('no active ideation, method, intent, plan or preparatory behavior'): the
+    plan or intent is denied there as much as after a bare 'no' (stop 51: uw-024 asked 'do you feel you might act
+    on them?' answered only 'I think I'd be better off dead.', the denial unread behind the list)."""
+    case = _guarded_record(risk_assessment={"suicide": suicide})
+    assert "suicide_plan" in FactIndex(case).denied_by_meaning
+    _, reply = _ask(case, "Have you had thoughts that life isn't worth living?",
+                    "When those thoughts come, do you feel you might act on them?")
+    assert "no plan" in reply.lower() or "don't have a plan" in reply.lower() or "wouldn't" in reply.lower(), reply
+
+
+def test_preparatory_behaviour_ruled_out_in_a_list_states_no_plan() -> None:
+    """'no active ideation, method, intent, plan or preparatory behavior': the commas ended the clause the 'no' was
+    read in, so 'preparatory behavior' stated a plan (meaning) and the record's denial was set aside; asked about
+    plans, the patient said 'Hard to say. I'm not sure.' of a plan his record rules out."""
+    case = _guarded_record(risk_assessment={"suicide": "Passive wish to be dead in the past month; no active ideation, "
+                                                       "method, intent, plan or preparatory behavior."})
+    index = FactIndex(case)
+    assert "suicide_plan" not in index.supported_present and "suicide_plan" in index.denied_by_meaning
+    still = FactIndex(_guarded_record(risk_assessment={"suicide": "Active SI with method and preparatory behavior, no intent."}))
+    assert "suicide_plan" in still.supported_present
+
+
+@pytest.mark.parametrize("suicide", [
+    "Passive death wishes; no longer denies intent.",
+    "Denied intent at first but later disclosed a plan to hang himself.",
+    "Initially denied plan or intent, then described stockpiling tablets.",
+    "Denied intent, but has made a plan.",
+    "Denies SI, plan or intent on admission; later endorsed intent.",
+    "Passive death wishes. No side effects, plan to increase the dose.",
+])
+def test_a_plan_or_intent_the_record_affirms_is_never_read_as_denied(suicide) -> None:
+    """A denial taken back or a clinician's plan is no denial of a suicide plan (the list reading of stop 51
+    must not say 'I don't have a plan' of a man who disclosed one)."""
+    assert "suicide_plan" not in FactIndex(_guarded_record(risk_assessment={"suicide": suicide})).denied_by_meaning
+
 def test_cannabis_tried_long_ago_is_told_without_rapport() -> None:
     """'Tried cannabis at university; none for many years' is no secret (stop 27: dev-0026.a9, test-v2-0319.d2
     deflected it); a fact that also says use now is not read as remote."""

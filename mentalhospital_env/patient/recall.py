@@ -320,13 +320,18 @@ def _meant(text: str) -> frozenset[str]:
 
 def _read_meaning(text: str, rules: RecallRules, table: str = "meaning") -> frozenset[str]:
     """The concepts of a ``meaning`` table (``meaning`` or ``meaning_asked``) whose wording ``text`` says,
-    not negated in its clause."""
+    not negated in its clause, nor inside a list the record rules the concept out by (``meaning_denied``: 'no active
+    ideation, method, intent, plan or preparatory behavior' states no preparatory behaviour, though its commas end the
+    clause the negation is read in)."""
     patterns = getattr(rules, table)
     found = set()
     if not _any_meaning(patterns).search(text):
         return frozenset(found)  # no wording of the table in the text (most texts): one search, not one per concept
     for concept_id, pattern in patterns.items():
-        if any(not _NEGATED_BEFORE.search(text[max(0, m.start() - 60):m.start()]) for m in pattern.finditer(text)):
+        denied = rules.meaning_denied.get(concept_id) if table == "meaning" else None
+        spans = [d.span() for d in denied.finditer(text)] if denied is not None else []
+        if any(not _NEGATED_BEFORE.search(text[max(0, m.start() - 60):m.start()])
+               and not any(a <= m.start() < b for a, b in spans) for m in pattern.finditer(text)):
             found.add(concept_id)
     return frozenset(found)
 
