@@ -958,3 +958,37 @@ def test_s51_relatives_named_as_kin_or_as_a_time(utterance, expected, absent):
 
 def test_s51_a_grandmother_by_a_family_word_is_the_relative_asked():
     assert understand("Did your nani ever have spells of very low mood?").relative == "grandparent"
+
+
+@pytest.mark.parametrize(
+    "utterance, relative",
+    [
+        # review rv51 M1: 'when'/'after' before a relative whose own illness or substance use is the clause's
+        # subject: the relative is the one asked, not a time's anchor
+        ("When your brother was using, did he ever overdose?", "sibling"),
+        ("After your uncle's suicide, how did you cope?", "other"),
+        ("After your mum's overdose, how did you cope?", "mother"),
+        ("When your mum was unwell, was she ever in hospital?", "mother"),
+        ("Did things get worse after your brother started using drugs?", "sibling"),
+        ("What was it like when your dad was drinking heavily?", "father"),
+    ],
+)
+def test_s51_when_after_a_relatives_illness_keeps_the_relative(utterance, relative):
+    u = understand(utterance)
+    assert u.relative == relative, (u.topics, u.relative)
+    assert "family_history" in u.topics, u.topics
+
+
+@pytest.mark.parametrize(
+    "utterance, expected",
+    [
+        # the relative's death or leaving anchors a time in a question about the patient
+        ("Did your drinking start after your gran died?", "alcohol"),
+        ("How did you cope after your grandmother died?", None),
+        ("Did the low mood come on after your mum passed?", "mood"),
+    ],
+)
+def test_s51_when_after_a_relatives_death_is_a_time(utterance, expected):
+    u = understand(utterance)
+    assert "family_history" not in u.topics, u.topics
+    assert expected is None or expected in u.topics, u.topics

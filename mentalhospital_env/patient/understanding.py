@@ -178,6 +178,10 @@ class Taxonomy:
     #: stems of words after which a relative named is a time's anchor, not whose illness is asked ("Has the drinking
     #: crept up since your mum passed away?")
     anchored_by: frozenset[str]
+    #: stems of words after which a relative anchors a time only where an ``anchor_events`` word follows within four
+    #: words ("after your gran died"), not where the relative's own illness follows ("when your brother was using")
+    anchored_by_event: frozenset[str]
+    anchor_events: CueSet
     spellings: dict[str, str]
     #: stems of words that carry no content when two texts are compared
     stopwords: frozenset[str]
@@ -331,6 +335,8 @@ def load_taxonomy() -> Taxonomy:
         kin_not_ill_relatives=frozenset(raw.get("kin_not_ill_relatives", ())),
         harmed_by=frozenset(s for w in raw.get("harmed_by", ()) for s in stems_of(w)),
         anchored_by=frozenset(s for w in raw.get("anchored_by", ()) for s in stems_of(w)),
+        anchored_by_event=frozenset(s for w in raw.get("anchored_by_event", ()) for s in stems_of(w)),
+        anchor_events=cues_of(raw.get("anchor_events", ())),
         stopwords=frozenset(stem(w) for w in raw.get("stopwords", ())),
         bank_qualifiers=frozenset(stem(w) for w in raw.get("bank_qualifiers", ())),
         spellings={k.lower(): v for k, v in raw.get("spellings", {}).items()},
@@ -950,7 +956,8 @@ def _understand(utterance: str, context: None = None) -> Understanding:
     # "thoughts of hurting your daughter": the relative is the one harmed, not one whose illness is asked
     not_kin += [
         (i, i + 3) for i in range(len(stemmed) - 1)
-        if (stemmed[i] in tax.harmed_by or stemmed[i] in tax.anchored_by)
+        if (stemmed[i] in tax.harmed_by or stemmed[i] in tax.anchored_by
+            or (stemmed[i] in tax.anchored_by_event and tax.anchor_events.found(stemmed[i + 2:i + 7])))
         and stemmed[i + 1] in ("your", "the", "my", "her", "his")
     ]
     rel_hits = [
