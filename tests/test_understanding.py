@@ -992,3 +992,36 @@ def test_s51_when_after_a_relatives_death_is_a_time(utterance, expected):
     u = understand(utterance)
     assert "family_history" not in u.topics, u.topics
     assert expected is None or expected in u.topics, u.topics
+
+
+@pytest.mark.parametrize(
+    "utterance, context, expected",
+    [
+        # review rv51 M2: a means or whereabouts question after a question about harm to others, read empty by the
+        # reader, keeps the sensitive topic the reader gives 0.5 or more (violence 0.60) instead of reading nothing
+        ("Is there a gun in the house?", "Does he have a temper?", "violence"),
+        pytest.param("Do you know where she lives?", "Have you thought about harming your ex?", "violence",
+                     marks=pytest.mark.xfail(strict=True, reason="the reader gives violence 0.02 here ('where she "
+                                             "lives' reads living_situation 0.09), under FLOOR_RISK_BACK; before "
+                                             "stop 51 the old floor gave back self_harm, the wrong risk")),
+    ],
+)
+def test_s51_empty_floor_keeps_a_sensitive_previous_topic(utterance, context, expected):
+    u = understand(utterance, context)
+    assert u.topics, u.topics
+    assert expected is None or expected in u.topics, u.topics
+
+
+@pytest.mark.parametrize(
+    "utterance, context",
+    [
+        # review rv51 M3: threats to kill others and harm to an ex are violence, not the patient's own suicide or
+        # self-harm (the fallback cues 'kill' and 'harm' read them so)
+        ("Has he ever threatened to kill anyone?", None),
+        ("Have you thought about harming your ex?", None),
+    ],
+)
+def test_s51_harm_to_others_is_violence_not_own_risk(utterance, context):
+    u = understand(utterance, context)
+    assert "violence" in u.topics, u.topics
+    assert "self_harm" not in u.topics and "suicide" not in u.topics, u.topics
