@@ -1025,3 +1025,21 @@ def test_s51_harm_to_others_is_violence_not_own_risk(utterance, context):
     u = understand(utterance, context)
     assert "violence" in u.topics, u.topics
     assert "self_harm" not in u.topics and "suicide" not in u.topics, u.topics
+
+
+@pytest.mark.parametrize(
+    "utterance, expected, absent",
+    [
+        # review rv51 S1: 'recognise you' is memory only in a memory frame ('still recognise you')
+        ("Do you think people would recognise you were struggling?", None, "memory"),
+        ("Does she still recognise you when you go in?", "memory", None),
+        # S2: a bit blue is low mood
+        ("Have you been feeling a bit blue?", "mood", None),
+        # S4: someone to mind the children while the patient is ill is support
+        ("Does anyone look after the children when you're unwell?", "social_support", None),
+    ],
+)
+def test_s51_review_cues(utterance, expected, absent):
+    u = understand(utterance)
+    assert expected is None or expected in u.topics, u.topics
+    assert absent is None or absent not in u.topics, u.topics
