@@ -1043,3 +1043,21 @@ def test_s51_review_cues(utterance, expected, absent):
     u = understand(utterance)
     assert expected is None or expected in u.topics, u.topics
     assert absent is None or absent not in u.topics, u.topics
+
+
+@pytest.mark.parametrize(
+    "utterance, context, expected",
+    [
+        # review rv51 S3 (hw-012.a6): the arguing's course after a question on home rules; the reader gives onset
+        # 0.18, under its bar, and the bare-frame carry gives back living_situation (the patient told who lives with
+        # him). The labelled sets read arguing as relationships, trigger or childhood by frame: no honest cue
+        pytest.param("How long has the arguing been this bad?", "How are things at home, with requests and rules?",
+                     "onset", marks=pytest.mark.xfail(strict=True, reason="reader onset 0.18 under its bar 0.2")),
+        # S5 (hw-014.a4): after the question on what the overdose was meant to do, a question about being here now
+        # still asks about the attempt; the reader gives suicide 0.15, not carried under its bar
+        pytest.param("How do you feel about being here now?", "What did you want to happen when you took them?",
+                     "suicide", marks=pytest.mark.xfail(strict=True, reason="reader suicide 0.15 under its bar 0.2")),
+    ],
+)
+def test_s51_review_follow_ups_the_reader_misses(utterance, context, expected):
+    assert expected in understand(utterance, context).topics
