@@ -959,3 +959,106 @@ def test_s51_relatives_named_as_kin_or_as_a_time(utterance, expected, absent):
 
 def test_s51_a_grandmother_by_a_family_word_is_the_relative_asked():
     assert understand("Did your nani ever have spells of very low mood?").relative == "grandparent"
+
+
+@pytest.mark.parametrize(
+    "utterance, relative",
+    [
+        # review rv51 M1: 'when'/'after' before a relative whose own illness or substance use is the clause's
+        # subject: the relative is the one asked, not a time's anchor
+        ("When your brother was using, did he ever overdose?", "sibling"),
+        ("After your uncle's suicide, how did you cope?", "other"),
+        ("After your mum's overdose, how did you cope?", "mother"),
+        ("When your mum was unwell, was she ever in hospital?", "mother"),
+        ("Did things get worse after your brother started using drugs?", "sibling"),
+        ("What was it like when your dad was drinking heavily?", "father"),
+    ],
+)
+def test_s51_when_after_a_relatives_illness_keeps_the_relative(utterance, relative):
+    u = understand(utterance)
+    assert u.relative == relative, (u.topics, u.relative)
+    assert "family_history" in u.topics, u.topics
+
+
+@pytest.mark.parametrize(
+    "utterance, expected",
+    [
+        # the relative's death or leaving anchors a time in a question about the patient
+        ("Did your drinking start after your gran died?", "alcohol"),
+        ("How did you cope after your grandmother died?", None),
+        ("Did the low mood come on after your mum passed?", "mood"),
+    ],
+)
+def test_s51_when_after_a_relatives_death_is_a_time(utterance, expected):
+    u = understand(utterance)
+    assert "family_history" not in u.topics, u.topics
+    assert expected is None or expected in u.topics, u.topics
+
+
+@pytest.mark.parametrize(
+    "utterance, context, expected",
+    [
+        # review rv51 M2: a means or whereabouts question after a question about harm to others, read empty by the
+        # reader, keeps the sensitive topic the reader gives 0.5 or more (violence 0.60) instead of reading nothing
+        ("Is there a gun in the house?", "Does he have a temper?", "violence"),
+        pytest.param("Do you know where she lives?", "Have you thought about harming your ex?", "violence",
+                     marks=pytest.mark.xfail(strict=True, reason="the reader gives violence 0.02 here ('where she "
+                                             "lives' reads living_situation 0.09), under FLOOR_RISK_BACK; before "
+                                             "stop 51 the old floor gave back self_harm, the wrong risk")),
+    ],
+)
+def test_s51_empty_floor_keeps_a_sensitive_previous_topic(utterance, context, expected):
+    u = understand(utterance, context)
+    assert u.topics, u.topics
+    assert expected is None or expected in u.topics, u.topics
+
+
+@pytest.mark.parametrize(
+    "utterance, context",
+    [
+        # review rv51 M3: threats to kill others and harm to an ex are violence, not the patient's own suicide or
+        # self-harm (the fallback cues 'kill' and 'harm' read them so)
+        ("Has he ever threatened to kill anyone?", None),
+        ("Have you thought about harming your ex?", None),
+    ],
+)
+def test_s51_harm_to_others_is_violence_not_own_risk(utterance, context):
+    u = understand(utterance, context)
+    assert "violence" in u.topics, u.topics
+    assert "self_harm" not in u.topics and "suicide" not in u.topics, u.topics
+
+
+@pytest.mark.parametrize(
+    "utterance, expected, absent",
+    [
+        # review rv51 S1: 'recognise you' is memory only in a memory frame ('still recognise you')
+        ("Do you think people would recognise you were struggling?", None, "memory"),
+        ("Does she still recognise you when you go in?", "memory", None),
+        # S2: a bit blue is low mood
+        ("Have you been feeling a bit blue?", "mood", None),
+        # S4: someone to mind the children while the patient is ill is support
+        ("Does anyone look after the children when you're unwell?", "social_support", None),
+    ],
+)
+def test_s51_review_cues(utterance, expected, absent):
+    u = understand(utterance)
+    assert expected is None or expected in u.topics, u.topics
+    assert absent is None or absent not in u.topics, u.topics
+
+
+@pytest.mark.parametrize(
+    "utterance, context, expected",
+    [
+        # review rv51 S3 (hw-012.a6): the arguing's course after a question on home rules; the reader gives onset
+        # 0.18, under its bar, and the bare-frame carry gives back living_situation (the patient told who lives with
+        # him). The labelled sets read arguing as relationships, trigger or childhood by frame: no honest cue
+        pytest.param("How long has the arguing been this bad?", "How are things at home, with requests and rules?",
+                     "onset", marks=pytest.mark.xfail(strict=True, reason="reader onset 0.18 under its bar 0.2")),
+        # S5 (hw-014.a4): after the question on what the overdose was meant to do, a question about being here now
+        # still asks about the attempt; the reader gives suicide 0.15, not carried under its bar
+        pytest.param("How do you feel about being here now?", "What did you want to happen when you took them?",
+                     "suicide", marks=pytest.mark.xfail(strict=True, reason="reader suicide 0.15 under its bar 0.2")),
+    ],
+)
+def test_s51_review_follow_ups_the_reader_misses(utterance, context, expected):
+    assert expected in understand(utterance, context).topics

@@ -178,6 +178,10 @@ class Taxonomy:
     #: stems of words after which a relative named is a time's anchor, not whose illness is asked ("Has the drinking
     #: crept up since your mum passed away?")
     anchored_by: frozenset[str]
+    #: stems of words after which a relative anchors a time only where an ``anchor_events`` word follows within four
+    #: words ("after your gran died"), not where the relative's own illness follows ("when your brother was using")
+    anchored_by_event: frozenset[str]
+    anchor_events: CueSet
     spellings: dict[str, str]
     #: stems of words that carry no content when two texts are compared
     stopwords: frozenset[str]
@@ -331,6 +335,8 @@ def load_taxonomy() -> Taxonomy:
         kin_not_ill_relatives=frozenset(raw.get("kin_not_ill_relatives", ())),
         harmed_by=frozenset(s for w in raw.get("harmed_by", ()) for s in stems_of(w)),
         anchored_by=frozenset(s for w in raw.get("anchored_by", ()) for s in stems_of(w)),
+        anchored_by_event=frozenset(s for w in raw.get("anchored_by_event", ()) for s in stems_of(w)),
+        anchor_events=cues_of(raw.get("anchor_events", ())),
         stopwords=frozenset(stem(w) for w in raw.get("stopwords", ())),
         bank_qualifiers=frozenset(stem(w) for w in raw.get("bank_qualifiers", ())),
         spellings={k.lower(): v for k, v in raw.get("spellings", {}).items()},
@@ -505,6 +511,11 @@ OWN_SUBJECT_ABOVE = 0.1
 #: after "Have you seen a psychiatrist before?") read its previous topic at 0.11-0.14 and nothing else, and the patient
 #: was asked nothing. 1.0 turns the rule off.
 EMPTY_FLOOR = 0.1
+#: stop 51 (review rv51 M2): the floor never brings back a previous topic the carry bar dropped from a question with a
+#: subject of its own, save a sensitive one (not a substance) the reader gives this much: "Is there a gun in the house?"
+#: after "Does he have a temper?" (violence 0.60) read nothing; "Has she had any fits?" after a suicide screen (suicide
+#: 0.43) stays medical
+FLOOR_RISK_BACK = 0.5
 #: stop 49: a question (``?``, not the open one) with no subject of its own, neither in the cues' reading of it alone
 #: nor in what the reader read (nothing, or only the frame of a complaint: onset, course, trigger, impact), asks about
 #: the previous turn's subject: "Everyone? Who in particular?" after "You said you feel you've let everyone down.",
@@ -603,8 +614,11 @@ def settled(read: Sequence[str], probs: dict[str, float], cue_topics: Sequence[s
         # from a question with a subject of its own ("Has she had any fits?" after a suicide screen: stop 51's refit
         # read suicide 0.43, medical history 0.17, and the floor gave back the suicide the cues carried)
         carried = before and bar > 0.0 and not (open_question or not asks)
+        # unless the topic dropped is a risk to someone (sensitive, not a substance) the reader still gives
+        # ``FLOOR_RISK_BACK``: "Is there a gun in the house?" after "Does he have a temper?" (violence 0.60) read nothing
         out = [t for t in cue_topics if tax.kind(t) != "meta" and probs.get(t, 0.0) >= EMPTY_FLOOR
-               and not (carried and t in before and t not in own)]
+               and not (carried and t in before and t not in own and not (
+                   tax.by_id[t].sensitive and tax.kind(t) != "substance" and probs.get(t, 0.0) >= FLOOR_RISK_BACK))]
     if before and asks and not open_question and CARRY_BARE:
         if all(t in tax.frame or t in _SMALL_TALK for t in {*own, *out}):
             out += [t for t in before if tax.kind(t) != "meta" and t not in tax.frame and t not in out]
@@ -950,7 +964,8 @@ def _understand(utterance: str, context: None = None) -> Understanding:
     # "thoughts of hurting your daughter": the relative is the one harmed, not one whose illness is asked
     not_kin += [
         (i, i + 3) for i in range(len(stemmed) - 1)
-        if (stemmed[i] in tax.harmed_by or stemmed[i] in tax.anchored_by)
+        if (stemmed[i] in tax.harmed_by or stemmed[i] in tax.anchored_by
+            or (stemmed[i] in tax.anchored_by_event and tax.anchor_events.found(stemmed[i + 2:i + 7])))
         and stemmed[i + 1] in ("your", "the", "my", "her", "his")
     ]
     rel_hits = [
