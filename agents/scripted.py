@@ -1955,7 +1955,12 @@ class ScriptedClinician(Doctor):
         # baseline tests before a drug that needs them (lithium: renal and thyroid function), whatever the rules ask
         # a drug the patient already takes has its checks now, before any dose change, not "Before starting lithium"
         # (stop 50's consultant, test-v2-0308/0337: written as if starting a lithium taken for years)
-        taking_now = self._drugs_taken()
+        # (not a drug any reply says was stopped, nor the stopped lithium: "I take lithium" and later "Lithium helped.
+        # But I stopped it a few weeks ago" is restarted, so "Before starting lithium" stands, s51 review, test-v2-0018)
+        stopped_now = self._drugs_stopped()
+        if any(self._tells(reply, conf["stopped_lithium"]["said"]) for _, reply in self.findings.replies):
+            stopped_now = stopped_now | {"lithium"}
+        taking_now = [d for d in self._drugs_taken() if d not in stopped_now]
         parts += [
             conf["drug_work_up_taken"].get(drug, text) if drug in taking_now else text
             for drug, text in conf["drug_work_up"].items() if drug in medication.lower()

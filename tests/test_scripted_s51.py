@@ -132,3 +132,64 @@ def test_a_quoted_clause_does_not_begin_mid_sentence():
     hpi = _line(doctor, "History of present illness:")
     assert "top of the world" in hpi, doctor._note()
     assert '"and ' not in hpi, hpi
+
+
+# s51-clin2: a supervisor's review of s51-clin
+
+BIPOLAR_STOPPED_LITHIUM = [
+    (r"brought you here", "I'm so happy, I could hug everyone in this room. I don't need sleep, two hours and I'm raring to go."),
+    (r"medicines do you take", "I take lithium, I'm on tablets."),
+    (r"help for your mental health before", "I have bipolar disorder. Lithium helped. But I stopped it a few weeks ago."),
+    (r"irritab|temper|nerves", "I'll be honest, everyone gets on my nerves."),
+]
+
+
+def test_a_lithium_stopped_is_not_worded_as_taken_in_the_work_up():
+    # test-v2-0018 (s51-clin review): 'restart lithium ... ask why it was stopped' and then 'On lithium already: the
+    # current lithium level ... checked now' for a lithium stopped a few weeks ago
+    out = encounter("Outpatient clinic. A 45-year-old man is here to see you, alone.", replies(BIPOLAR_STOPPED_LITHIUM))
+    plan = out["treat"]
+    assert "lithium" in plan.lower(), plan
+    assert "On lithium already" not in plan, plan
+
+
+def _driving(walk_in: str, reply: str) -> dict:
+    table = BIPOLAR_ON_LITHIUM + [(r"day-to-day|affecting|life|work|job", reply)]
+    return encounter(walk_in, replies(table))
+
+
+def _risk(out: dict) -> str:
+    return next(line for line in out["write_note"].splitlines() if line.startswith("Risk assessment:"))
+
+
+MAN_33 = "Outpatient clinic. A 33-year-old man is here to see you, alone."
+
+
+def test_driving_to_the_high_street_is_no_driving_risk():
+    out = _driving(MAN_33, "I drove to the high street once last week, that's about all I've done.")
+    assert "high street" not in _risk(out) and "DVLA" not in out["treat"], (_risk(out), out["treat"])
+
+
+def test_driving_while_high_is_a_driving_risk():
+    out = _driving(MAN_33, "I drove home high on speed last weekend.")
+    assert "drove home high" in _risk(out) and "DVLA" in out["treat"], (_risk(out), out["treat"])
+
+
+def test_a_taxi_driver_working_all_night_is_no_driving_risk():
+    out = _driving(MAN_33, "I drive a taxi, I work all night.")
+    assert "taxi" not in _risk(out) and "DVLA" not in out["treat"], (_risk(out), out["treat"])
+
+
+def test_driving_around_all_night_is_a_driving_risk():
+    out = _driving(MAN_33, "I was driving around all night with the music on full blast.")
+    assert "all night" in _risk(out) and "DVLA" in out["treat"], (_risk(out), out["treat"])
+
+
+def test_car_keys_lost_are_no_driving_risk():
+    # a 78-year-old who forgets things: keys lost are no keys taken away
+    table = [
+        (r"brought you here", "I keep forgetting things, I lose my car keys."),
+        (r"memory|forget", "My memory has got worse this last year."),
+    ]
+    out = encounter("Outpatient clinic. A 78-year-old man is here to see you, alone.", replies(table))
+    assert "car keys" not in _risk(out) and "DVLA" not in out["treat"], (_risk(out), out["treat"])
