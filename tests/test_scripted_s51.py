@@ -154,7 +154,7 @@ def test_a_lithium_stopped_is_not_worded_as_taken_in_the_work_up():
 
 
 def _driving(walk_in: str, reply: str) -> dict:
-    table = BIPOLAR_ON_LITHIUM + [(r"day-to-day|affecting|life|work|job", reply)]
+    table = BIPOLAR_ON_LITHIUM + [(r"day-to-day", reply)]
     return encounter(walk_in, replies(table))
 
 
