@@ -4028,9 +4028,23 @@ class ScriptedClinician(Doctor):
         his = {"female": "her", "male": "his"}.get(self.walk_in.sex or "", "their")
         keys = f.reply_keys + [""] * (len(f.replies) - len(f.reply_keys))
         family = set(sections["Family history"])
+        protective: list[str] = []
+
+        def sentences(reply: str) -> list[str]:
+            # a risk denial's clause joined by "but" is filed on its own ("I've never had thoughts of killing myself,
+            # but my stepdad used to hit me when I was little": the childhood abuse, s51 review)
+            out: list[str] = []
+            for sentence in split_sentences(reply):
+                if any(negated and c in risk for c, negated in patient_findings(sentence)):
+                    parts = [p.strip() for p in re.split(conf["risk_denial_but"], sentence, flags=re.IGNORECASE) if p.strip()]
+                    out += [p[0].upper() + p[1:] for p in parts]
+                else:
+                    out.append(sentence)
+            return out
+
         for (_, reply), teller, key in zip(f.replies, speakers, keys):
             # the library's own sentence split: "I wake at 3 a.m. and lie there" is one sentence, not two
-            for sentence in split_sentences(reply):
+            for sentence in sentences(reply):
                 bare = self._without_closer(_without_opener(sentence.strip(), openers).strip())
                 norm = self._normal(bare)
                 words = " ".join(tokenize(bare))
@@ -4060,7 +4074,16 @@ class ScriptedClinician(Doctor):
                     continue  # the risk assessment's own reading
                 if any(negated and c in risk for c, negated in patient_findings(bare)):
                     # a risk denial is the risk assessment's, whatever else it names: "No, I've never had thoughts of
-                    # ending my life, I've got my job to think about" is no occupation under personal history (stop 50)
+                    # ending my life, I've got my job to think about" is no occupation under personal history (stop 50);
+                    # its clause of what keeps them going is the risk assessment's protective factor (s51 review)
+                    if not teller:
+                        for clause in re.split(r",\s*", bare.rstrip(".!")):
+                            if any(re.search(p, clause, re.IGNORECASE) for p in conf["protective"]) and any(
+                                re.search(p, clause, re.IGNORECASE) for p in conf["protective_ties"]
+                            ) and not any(
+                                negated for _, negated in patient_findings(clause)
+                            ) and " ".join(tokenize(clause)) not in text_words:
+                                protective.append(clause.strip())
                     continue
                 writing = self.script["note_writing"]
                 this_episode = any(re.search(x, bare, re.IGNORECASE) for x in writing["this_episode"])
@@ -4109,9 +4132,13 @@ class ScriptedClinician(Doctor):
                     filed[heading].append(quote)
                     used.add(norm)
                     text_words += " " + words  # filed once: the same words said again are not filed twice
-        if not filed:
-            return lines
         out = list(lines)
+        at = next((i for i, line in enumerate(out) if line.startswith("Risk assessment:")), None)
+        if protective and at is not None:
+            quotes = "; ".join(f'"{q}"' for q in dict.fromkeys(protective))
+            out[at] = f"{out[at].rstrip()} {conf['protective_sentence'].format(his=his, quotes=quotes)}"
+        if not filed:
+            return out
         order = ["History of present illness", *sections]
         for heading in order:
             items = filed.get(heading)

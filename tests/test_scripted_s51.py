@@ -193,3 +193,28 @@ def test_car_keys_lost_are_no_driving_risk():
     ]
     out = encounter("Outpatient clinic. A 78-year-old man is here to see you, alone.", replies(table))
     assert "car keys" not in _risk(out) and "DVLA" not in out["treat"], (_risk(out), out["treat"])
+
+
+def test_a_risk_denial_keeps_its_protective_clause_in_the_risk_assessment():
+    # s51 review (0199/0228/0240/0283): the denial went to the risk assessment alone, its protective clause nowhere
+    doctor = _doctor()
+    _answer(doctor, "low_mood", "I feel low most days.")
+    _answer(doctor, "suicidal_ideation",
+            "No, I'd never end my life, I've got my two kids to look after and I love my job as a nurse.")
+    risk = _line(doctor, "Risk assessment:")
+    assert "two kids to look after" in risk and "Protective" in risk, doctor._note()
+    assert "never end my life" not in _line(doctor, "Personal history:"), doctor._note()
+
+
+def test_a_clause_joined_to_a_risk_denial_by_but_is_filed_on_its_own():
+    doctor = _doctor()
+    _answer(doctor, "low_mood", "I feel low most days.")
+    _answer(doctor, "suicidal_ideation", "I've never had thoughts of killing myself, but my stepdad used to hit me when I was little.")
+    assert "stepdad used to hit me" in doctor._note(), doctor._note()
+
+
+def test_a_loss_told_beside_a_risk_denial_is_no_protective_factor():
+    doctor = _doctor()
+    _answer(doctor, "low_mood", "I feel low most days.")
+    _answer(doctor, "suicidal_ideation", "No, I've never had thoughts of ending my life, my husband left me in March.")
+    assert "Protective" not in _line(doctor, "Risk assessment:"), doctor._note()
