@@ -218,3 +218,11 @@ def test_a_loss_told_beside_a_risk_denial_is_no_protective_factor():
     _answer(doctor, "low_mood", "I feel low most days.")
     _answer(doctor, "suicidal_ideation", "No, I've never had thoughts of ending my life, my husband left me in March.")
     assert "Protective" not in _line(doctor, "Risk assessment:"), doctor._note()
+
+
+def test_a_school_answer_to_the_childhood_question_stays_in_the_note():
+    # test-v2-0098 (s51 review): "I got through school all right" was dropped from the whole note by topic_words_only
+    doctor = _doctor()
+    _answer(doctor, "poor_concentration", "I can't focus on anything at work.")
+    _answer(doctor, "childhood_onset_attention", "I got through school all right.")
+    assert "got through school" in doctor._note(), doctor._note()
