@@ -3717,8 +3717,13 @@ class ScriptedClinician(Doctor):
             # anything" keeps its denial of intent)
             parts = [p.strip(" ,;") for p in re.split(r"[,;]\s+(?!but\b)|\s+-\s+", sentence)]
             # a clause cut after its joining word is quoted without it: "and I'm on top of the world" begins mid-sentence
-            joins = "|".join(map(re.escape, self.script["note_writing"]["narrative"]["clause_joins_dropped"]))
-            parts = [re.sub(rf"^(?:{joins})\s+", "", p, flags=re.IGNORECASE) for p in parts]
+            # ("so"/"or" only before a subject: "so low I can barely get out of bed" keeps its "so", s51 review)
+            narrative = self.script["note_writing"]["narrative"]
+            subject_only = narrative["clause_joins_before_subject"]
+            joins = "|".join(map(re.escape, [j for j in narrative["clause_joins_dropped"] if j not in subject_only]))
+            before = "|".join(map(re.escape, subject_only))
+            drop = rf"^(?:(?:{joins})\s+|(?:{before})\s+(?={narrative['clause_subject']}))"
+            parts = [re.sub(drop, "", p, flags=re.IGNORECASE) for p in parts]
             fitting = sorted((p for p in parts if p and concept in self._stated(p) and self._plain(p)), key=len)
             # the whole sentence when it is short ("I'm really down, day in, day out"), else its shortest clause
             phrase = sentence if len(sentence.split()) <= limit else next((p for p in fitting if len(p.split()) <= limit), None)

@@ -226,3 +226,11 @@ def test_a_school_answer_to_the_childhood_question_stays_in_the_note():
     _answer(doctor, "poor_concentration", "I can't focus on anything at work.")
     _answer(doctor, "childhood_onset_attention", "I got through school all right.")
     assert "got through school" in doctor._note(), doctor._note()
+
+
+def test_a_leading_so_of_degree_is_kept_in_a_quoted_clause():
+    # s51 review: "so low I can barely get out of bed" was quoted "low I can barely ..." (a 'so' of degree, no join)
+    doctor = _doctor()
+    _answer(doctor, "low_mood", "It has been months of this, every single day since the spring, so low I can barely get out of bed.")
+    hpi = _line(doctor, "History of present illness:")
+    assert '"so low I can barely' in hpi, hpi
