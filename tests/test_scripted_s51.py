@@ -234,3 +234,17 @@ def test_a_leading_so_of_degree_is_kept_in_a_quoted_clause():
     _answer(doctor, "low_mood", "It has been months of this, every single day since the spring, so low I can barely get out of bed.")
     hpi = _line(doctor, "History of present illness:")
     assert '"so low I can barely' in hpi, hpi
+
+
+def test_a_blood_test_within_48_hours_is_no_first_review():
+    # s51 review: 'a repeat U&E within 48 hours' made the routine follow-up 'Follow-up after that first review'
+    table = [
+        (r"brought you here", "My mood is low, I feel down most days and nothing is fun any more."),
+        (r"sleep", "I wake at four every morning."),
+        (r"appetite", "I have lost my appetite and I keep being sick."),
+    ]
+    out = encounter("Outpatient clinic. A 41-year-old woman is here to see you, alone.", replies(table),
+                    results="U&E: Na 139 mmol/L, K 2.8 mmol/L, urea 5.1 mmol/L, creatinine 80 umol/L")
+    plan = out["treat"]
+    assert "within 48 hours" in plan, plan
+    assert "after that first review" not in plan, plan
