@@ -1931,7 +1931,10 @@ class ScriptedClinician(Doctor):
         # offered to patients who smoke heroin, test-v2-0125/0425)
         route = conf["harm_reduction_route"]
         if not any(self._tells(reply, route["injecting_said"]) for _, reply in self.findings.replies):
-            other = [route["instead"] if route["pattern"] in t.lower() else t for t in other]
+            # another route told ("I smoke it off foil"): never to start injecting; none told: injecting asked about
+            # (s51 review: "never start injecting" assumed a route no one had asked about)
+            told = any(self._tells(reply, route["route_said"]) for _, reply in self.findings.replies)
+            other = [(route["instead"] if told else route["unknown"]) if route["pattern"] in t.lower() else t for t in other]
         if other:
             parts.append(f"Other: {'; '.join(other)}.")
         safety = [item for item in principal.safety[:3] if fits(item)]

@@ -248,3 +248,25 @@ def test_a_blood_test_within_48_hours_is_no_first_review():
     plan = out["treat"]
     assert "within 48 hours" in plan, plan
     assert "after that first review" not in plan, plan
+
+
+HEROIN_NO_ROUTE = [
+    (r"brought you here", "I'm using heroin every day, about half a gram. I crave it all the time."),
+    (r"how much|how often", "Every day, half a gram."),
+    (r"without|stop|cut down", "If I stop I get sick, sweating and aching, so I use again."),
+    (r"drink|alcohol", "I don't drink."),
+]
+
+
+def test_with_no_route_told_the_plan_asks_about_injecting():
+    # s51 review: with no route told, 'advise never to start injecting' assumed she did not inject
+    out = encounter("Outpatient clinic. A 31-year-old woman is here to see you, alone.", replies(HEROIN_NO_ROUTE))
+    plan = out["treat"]
+    assert "never to start injecting" not in plan, plan
+    assert "ask about injecting" in plan and "needle and syringe" in plan, plan
+
+
+def test_pins_and_needles_are_no_injecting():
+    table = HEROIN_SMOKED + [(r"physical health", "I get pins and needles in my hands sometimes.")]
+    out = encounter("Outpatient clinic. A 31-year-old woman is here to see you, alone.", replies(table))
+    assert "never to start injecting" in out["treat"], out["treat"]
