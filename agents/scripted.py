@@ -1931,7 +1931,10 @@ class ScriptedClinician(Doctor):
         # offered to patients who smoke heroin, test-v2-0125/0425)
         route = conf["harm_reduction_route"]
         if not any(self._tells(reply, route["injecting_said"]) for _, reply in self.findings.replies):
-            other = [route["instead"] if route["pattern"] in t.lower() else t for t in other]
+            # another route told ("I smoke it off foil"): never to start injecting; none told: injecting asked about
+            # (s51 review: "never start injecting" assumed a route no one had asked about)
+            told = any(self._tells(reply, route["route_said"]) for _, reply in self.findings.replies)
+            other = [(route["instead"] if told else route["unknown"]) if route["pattern"] in t.lower() else t for t in other]
         if other:
             parts.append(f"Other: {'; '.join(other)}.")
         safety = [item for item in principal.safety[:3] if fits(item)]
@@ -1955,7 +1958,12 @@ class ScriptedClinician(Doctor):
         # baseline tests before a drug that needs them (lithium: renal and thyroid function), whatever the rules ask
         # a drug the patient already takes has its checks now, before any dose change, not "Before starting lithium"
         # (stop 50's consultant, test-v2-0308/0337: written as if starting a lithium taken for years)
-        taking_now = self._drugs_taken()
+        # (not a drug any reply says was stopped, nor the stopped lithium: "I take lithium" and later "Lithium helped.
+        # But I stopped it a few weeks ago" is restarted, so "Before starting lithium" stands, s51 review, test-v2-0018)
+        stopped_now = self._drugs_stopped()
+        if any(self._tells(reply, conf["stopped_lithium"]["said"]) for _, reply in self.findings.replies):
+            stopped_now = stopped_now | {"lithium"}
+        taking_now = [d for d in self._drugs_taken() if d not in stopped_now]
         parts += [
             conf["drug_work_up_taken"].get(drug, text) if drug in taking_now else text
             for drug, text in conf["drug_work_up"].items() if drug in medication.lower()
@@ -3712,8 +3720,13 @@ class ScriptedClinician(Doctor):
             # anything" keeps its denial of intent)
             parts = [p.strip(" ,;") for p in re.split(r"[,;]\s+(?!but\b)|\s+-\s+", sentence)]
             # a clause cut after its joining word is quoted without it: "and I'm on top of the world" begins mid-sentence
-            joins = "|".join(map(re.escape, self.script["note_writing"]["narrative"]["clause_joins_dropped"]))
-            parts = [re.sub(rf"^(?:{joins})\s+", "", p, flags=re.IGNORECASE) for p in parts]
+            # ("so"/"or" only before a subject: "so low I can barely get out of bed" keeps its "so", s51 review)
+            narrative = self.script["note_writing"]["narrative"]
+            subject_only = narrative["clause_joins_before_subject"]
+            joins = "|".join(map(re.escape, [j for j in narrative["clause_joins_dropped"] if j not in subject_only]))
+            before = "|".join(map(re.escape, subject_only))
+            drop = rf"^(?:(?:{joins})\s+|(?:{before})\s+(?={narrative['clause_subject']}))"
+            parts = [re.sub(drop, "", p, flags=re.IGNORECASE) for p in parts]
             fitting = sorted((p for p in parts if p and concept in self._stated(p) and self._plain(p)), key=len)
             # the whole sentence when it is short ("I'm really down, day in, day out"), else its shortest clause
             phrase = sentence if len(sentence.split()) <= limit else next((p for p in fitting if len(p.split()) <= limit), None)
@@ -4023,9 +4036,23 @@ class ScriptedClinician(Doctor):
         his = {"female": "her", "male": "his"}.get(self.walk_in.sex or "", "their")
         keys = f.reply_keys + [""] * (len(f.replies) - len(f.reply_keys))
         family = set(sections["Family history"])
+        protective: list[str] = []
+
+        def sentences(reply: str) -> list[str]:
+            # a risk denial's clause joined by "but" is filed on its own ("I've never had thoughts of killing myself,
+            # but my stepdad used to hit me when I was little": the childhood abuse, s51 review)
+            out: list[str] = []
+            for sentence in split_sentences(reply):
+                if any(negated and c in risk for c, negated in patient_findings(sentence)):
+                    parts = [p.strip() for p in re.split(conf["risk_denial_but"], sentence, flags=re.IGNORECASE) if p.strip()]
+                    out += [p[0].upper() + p[1:] for p in parts]
+                else:
+                    out.append(sentence)
+            return out
+
         for (_, reply), teller, key in zip(f.replies, speakers, keys):
             # the library's own sentence split: "I wake at 3 a.m. and lie there" is one sentence, not two
-            for sentence in split_sentences(reply):
+            for sentence in sentences(reply):
                 bare = self._without_closer(_without_opener(sentence.strip(), openers).strip())
                 norm = self._normal(bare)
                 words = " ".join(tokenize(bare))
@@ -4055,7 +4082,16 @@ class ScriptedClinician(Doctor):
                     continue  # the risk assessment's own reading
                 if any(negated and c in risk for c, negated in patient_findings(bare)):
                     # a risk denial is the risk assessment's, whatever else it names: "No, I've never had thoughts of
-                    # ending my life, I've got my job to think about" is no occupation under personal history (stop 50)
+                    # ending my life, I've got my job to think about" is no occupation under personal history (stop 50);
+                    # its clause of what keeps them going is the risk assessment's protective factor (s51 review)
+                    if not teller:
+                        for clause in re.split(r",\s*", bare.rstrip(".!")):
+                            if any(re.search(p, clause, re.IGNORECASE) for p in conf["protective"]) and any(
+                                re.search(p, clause, re.IGNORECASE) for p in conf["protective_ties"]
+                            ) and not any(
+                                negated for _, negated in patient_findings(clause)
+                            ) and " ".join(tokenize(clause)) not in text_words:
+                                protective.append(clause.strip())
                     continue
                 writing = self.script["note_writing"]
                 this_episode = any(re.search(x, bare, re.IGNORECASE) for x in writing["this_episode"])
@@ -4104,9 +4140,13 @@ class ScriptedClinician(Doctor):
                     filed[heading].append(quote)
                     used.add(norm)
                     text_words += " " + words  # filed once: the same words said again are not filed twice
-        if not filed:
-            return lines
         out = list(lines)
+        at = next((i for i, line in enumerate(out) if line.startswith("Risk assessment:")), None)
+        if protective and at is not None:
+            quotes = "; ".join(f'"{q}"' for q in dict.fromkeys(protective))
+            out[at] = f"{out[at].rstrip()} {conf['protective_sentence'].format(his=his, quotes=quotes)}"
+        if not filed:
+            return out
         order = ["History of present illness", *sections]
         for heading in order:
             items = filed.get(heading)
