@@ -2072,11 +2072,13 @@ class ScriptedClinician(Doctor):
             if not (actions.proposed(piece) & drug_items) - prescribed
         ]
         said_follow_up = "".join(sep + piece if i else piece for i, (sep, piece) in enumerate(kept)) or principal_follow_up
+        for routine, early in (conf["liver_disease"]["follow_up"].items() if liver else ()):
+            # not liver tests at 3 months as the only response; replaced in the follow-up's words themselves, so every
+            # wording built from them below keeps it ('Follow-up after that first review: ...' lost it at stop 51)
+            said_follow_up = said_follow_up.replace(routine, early)
         follow_up = f"Follow-up: {said_follow_up}."
         if unstable:  # an admission first: the outpatient reviews come after it, not in its place
             follow_up = conf["medical_instability"]["follow_up"].format(then=said_follow_up[0].lower() + said_follow_up[1:])
-        for routine, early in (conf["liver_disease"]["follow_up"].items() if liver else ()):
-            follow_up = follow_up.replace(routine, early)  # not liver tests at 3 months as the only response
         if self.critical_actions:
             # the steps are read against the whole plan, follow-up included ("lithium levels" there reads as lithium);
             # a drug the patient already takes that answers a step the plan lacks is continued in its own words, not

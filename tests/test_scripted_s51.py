@@ -270,3 +270,23 @@ def test_pins_and_needles_are_no_injecting():
     table = HEROIN_SMOKED + [(r"physical health", "I get pins and needles in my hands sometimes.")]
     out = encounter("Outpatient clinic. A 31-year-old woman is here to see you, alone.", replies(table))
     assert "never to start injecting" in out["treat"], out["treat"]
+
+
+def test_an_early_review_keeps_the_liver_follow_up_of_a_dependent_drinker():
+    # stop 51, found by a blind consultant's A/B reading of the scripted clinician: where an early review was said
+    # already, s51-clin's 'Follow-up after that first review' rebuilt the follow-up from the disorder's routine wording
+    # and dropped the liver replacement ('repeat LFT, FBC and clotting within 2 weeks ...' became 'check LFT at 3 months')
+    table = [
+        (r"brought you here", "I drink a litre of vodka every day and I shake in the mornings until I have a drink. I feel hopeless."),
+        (r"life is not worth|better off|wish", "Sometimes I wish I could just not wake up."),
+        (r"plans|ending your life|act on", "No, I'd never do anything, I have no plans."),
+        (r"how much|alcohol|drink", "A litre of vodka a day, every day, for years."),
+        (r"morning|shak|without", "I shake and sweat in the mornings until I have a drink."),
+    ]
+    results = ("LFT: ALT 108 U/L, AST 250 U/L, GGT 620 U/L, bilirubin 18 umol/L, albumin 38 g/L. "
+               "FBC: Hb 132 g/L, MCV 104 fL, platelets 190 x10^9/L.")
+    out = encounter("Emergency department. A 46-year-old man is here to see you, alone.", replies(table), results=results)
+    plan = out["treat"]
+    assert "Liver:" in plan and "within 48 hours" in plan and "Follow-up after that first review" in plan, plan
+    assert "check LFT at 3 months" not in plan, plan
+    assert "repeat LFT, FBC and clotting within 2 weeks" in plan, plan
