@@ -128,7 +128,10 @@ def _order_dates(sentence: str, order: str) -> str:
     def one(m: re.Match) -> str:
         a, b = int(m.group(1)), int(m.group(2))
         before = sentence[: m.start()]
-        if not m.group(3) and 1 <= a <= 12 and month_year.search(before) and len(m.group(2)) == 2 and b > 12:
+        data = _abbreviation_data()
+        if not m.group(3) and 1 <= a <= 12 and month_year.search(before) and len(m.group(2)) == 2 and (
+                12 < b <= data.get("month_year_latest_two_digit_year", 99)) and b not in data.get("month_year_not_years", ()):
+            # "in 4/52" is four weeks, never "in April 2052" (month_year_not_years)
             return f"{_MONTHS[a - 1]} 20{m.group(2)}"
         rules = _abbreviation_data().get("bare_dates", {})
         if not m.group(3) and (m.group(0) in rules.get("not_dates", ()) or re.search(r"\bx\s?$", before) or re.match(
