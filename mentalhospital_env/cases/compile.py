@@ -3076,7 +3076,11 @@ def _compile_one(fid, section, text, sex, names, data, tax, no_allergy,
         if rules.get("intolerance_only_says") and re.search(rules["intolerance_pattern"], text, re.IGNORECASE):
             # "Duloxetine intolerance (not allergy)" was "I'm allergic to duloxetine intolerance, it gives me a not allergy"
             drug = re.sub(rules["intolerance_name_pattern"], "", m.group(1).strip(), flags=re.IGNORECASE)
-            says = _finish(rules["intolerance_only_says"].format(drug=drug[:1].upper() + drug[1:].lower()))
+            drug = drug[:1].upper() + drug[1:].lower()
+            if re.match(rules.get("not_allergy_pattern", r"(?!)"), m.group(2), re.IGNORECASE):
+                says = _finish(rules["intolerance_only_says"].format(drug=drug))
+            else:  # "Codeine intolerance (nausea and vomiting)": the reaction is said, never lost
+                says = _finish(rules["intolerance_reaction_says"].format(drug=drug, reaction=_article(m.group(2).strip().lower())))
         else:
             # "Penicillin (rash as a child)": what it did then, "gave" (allergy_entry past_pattern)
             past = re.search(rules.get("past_pattern", r"(?!)"), m.group(2), re.IGNORECASE)
