@@ -132,3 +132,11 @@ def test_a_clinicians_action_accepted_or_given_stays_unsaid(text: str) -> None:
     facts = compile_facts(EHR(chief_complaint="Poor sleep.", history_of_present_illness="He sleeps badly. " + text), "male")
     said = _said(facts)
     assert not re.search(r"\b(?:accepted|dispensed|given|provided)\b", said) and "sleep badly" in said, said
+
+
+def test_a_family_entry_that_denies_what_the_relative_was() -> None:
+    facts = compile_facts(EHR(chief_complaint="Low mood.", history_of_present_illness="Seen in clinic.", family_history=(
+        "Brother: not a drinker.\nSister: never a smoker.")), "male")
+    said = _said(facts)
+    assert "a not" not in said and "a never" not in said, said
+    assert "My brother isn't a drinker" in said and "My sister has never been a smoker" in said, said

@@ -2463,7 +2463,17 @@ def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
                 verb = "was" if verb == "had" else "is"
             kind = re.split(r"[,;(]", fam.group(2), maxsplit=1)[0].strip(" .").lower().split()
             be = data.get("family_entry_be", {})
-            if kind and len(kind) <= 3 and kind[-1] in be.get("states", ()) + be.get("people", ()) and verb in ("had", "has had"):
+            body = fam.group(2)
+            if kind and kind[0] in be.get("negations", {}) and 1 < len(kind) <= 4 and kind[-1] in be.get(
+                    "states", ()) + be.get("people", ()) and verb in ("had", "has had"):
+                # "Brother: not a drinker" was "My brother has been a not a drinker": "My brother isn't a drinker"
+                verb = be["negations"][kind[0]][0 if verb == "had" else 1]
+                body = re.sub(r"^\s*\w+\s+", "", body)
+                kind = kind[1:]
+                if kind[-1] in be.get("people", ()) and kind[0] not in ("a", "an"):
+                    verb += " an" if kind[0][:1] in "aeiou" else " a"
+                lower = True
+            elif kind and len(kind) <= 3 and kind[-1] in be.get("states", ()) + be.get("people", ()) and verb in ("had", "has had"):
                 # "Father: Alcoholic, died 2012", "Brother: heavy drinker": what the relative was, never
                 # "My father had alcoholic" ("family_entry_be")
                 verb = "was" if verb == "had" else "has been"
@@ -2472,7 +2482,7 @@ def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
                 lower = True
             else:
                 lower = verb in ("had", "has had")
-            sentence = f"{fam.group(1)[:1].upper()}{fam.group(1)[1:]} {verb} {fam.group(2)[:1].lower() if lower else fam.group(2)[:1]}{fam.group(2)[1:]}."
+            sentence = f"{fam.group(1)[:1].upper()}{fam.group(1)[1:]} {verb} {body[:1].lower() if lower else body[:1]}{body[1:]}."
         entry = _allergy_entry(sentence, f"{section}-{n}", data, has_sensitive_concept(sentence)) if section == "allergies" else None
         if entry:
             facts.extend(entry)
