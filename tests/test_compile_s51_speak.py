@@ -92,3 +92,51 @@ def test_a_chart_note_of_what_was_accepted_or_given_is_not_said(text: str) -> No
     facts = compile_facts(EHR(chief_complaint="Poor sleep.", history_of_present_illness="He sleeps badly. " + text), "male")
     said = _said(facts)
     assert not re.search(r"\b(?:accepted|completed|given)\b", said) and "sleep badly" in said, said
+
+
+@pytest.mark.parametrize("text,wrong", [("Mood improved in 4/52 on citalopram.", "2052"),
+                                        ("Low during 3/52 admission.", "2052"),
+                                        ("Booked in 38/40 for delivery.", "2040"),
+                                        ("Assaulted in 11/45.", "2045")])
+def test_a_uk_duration_after_in_is_no_month_and_year(text: str, wrong: str) -> None:
+    said = expand_abbreviations(text, "day")
+    assert wrong not in said and "April 2052" not in said, said
+
+
+def test_a_month_and_year_after_in_is_still_one() -> None:
+    assert "November 2025" in expand_abbreviations("Assaulted on his bus in 11/25.", "day")
+
+
+def test_an_intolerance_with_a_reaction_keeps_the_reaction() -> None:
+    facts = compile_facts(EHR(chief_complaint="Poor sleep.", history_of_present_illness="Seen in clinic.", allergies=(
+        "Codeine intolerance (nausea and vomiting). Tramadol sensitivity (dizziness). Sertraline intolerance (not an allergy).")), "female")
+    said = _said(facts)
+    assert "Codeine didn't agree with me, it gave me nausea and vomiting." in said, said
+    assert "Tramadol didn't agree with me, it gave me dizziness." in said, said
+    assert "Sertraline didn't agree with me, but I'm not allergic to it." in said, said
+    assert "allergic to tramadol" not in said and "allergic to codeine" not in said, said
+
+
+@pytest.mark.parametrize("text", ["PIP claim declined.", "Apprenticeship completed.", "Redundancy package accepted.",
+                                  "Plea deal accepted.", "Inpatient detox completed."])
+def test_the_patients_own_event_accepted_or_completed_is_said(text: str) -> None:
+    facts = compile_facts(EHR(chief_complaint="Poor sleep.", history_of_present_illness="He sleeps badly.", personal_history=text), "male")
+    said = _said(facts)
+    word = re.search(r"(declined|completed|accepted)", text).group(1)
+    assert word in said, said
+
+
+@pytest.mark.parametrize("text", ["Cable lock accepted.", "Naloxone nasal spray 4 mg twice dispensed.",
+                                  "Crisis plan and numbers given.", "Leaflet provided."])
+def test_a_clinicians_action_accepted_or_given_stays_unsaid(text: str) -> None:
+    facts = compile_facts(EHR(chief_complaint="Poor sleep.", history_of_present_illness="He sleeps badly. " + text), "male")
+    said = _said(facts)
+    assert not re.search(r"\b(?:accepted|dispensed|given|provided)\b", said) and "sleep badly" in said, said
+
+
+def test_a_family_entry_that_denies_what_the_relative_was() -> None:
+    facts = compile_facts(EHR(chief_complaint="Low mood.", history_of_present_illness="Seen in clinic.", family_history=(
+        "Brother: not a drinker.\nSister: never a smoker.")), "male")
+    said = _said(facts)
+    assert "a not" not in said and "a never" not in said, said
+    assert "My brother isn't a drinker" in said and "My sister has never been a smoker" in said, said

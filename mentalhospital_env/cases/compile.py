@@ -128,7 +128,10 @@ def _order_dates(sentence: str, order: str) -> str:
     def one(m: re.Match) -> str:
         a, b = int(m.group(1)), int(m.group(2))
         before = sentence[: m.start()]
-        if not m.group(3) and 1 <= a <= 12 and month_year.search(before) and len(m.group(2)) == 2 and b > 12:
+        data = _abbreviation_data()
+        if not m.group(3) and 1 <= a <= 12 and month_year.search(before) and len(m.group(2)) == 2 and (
+                12 < b <= data.get("month_year_latest_two_digit_year", 99)) and b not in data.get("month_year_not_years", ()):
+            # "in 4/52" is four weeks, never "in April 2052" (month_year_not_years)
             return f"{_MONTHS[a - 1]} 20{m.group(2)}"
         rules = _abbreviation_data().get("bare_dates", {})
         if not m.group(3) and (m.group(0) in rules.get("not_dates", ()) or re.search(r"\bx\s?$", before) or re.match(
@@ -2460,7 +2463,17 @@ def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
                 verb = "was" if verb == "had" else "is"
             kind = re.split(r"[,;(]", fam.group(2), maxsplit=1)[0].strip(" .").lower().split()
             be = data.get("family_entry_be", {})
-            if kind and len(kind) <= 3 and kind[-1] in be.get("states", ()) + be.get("people", ()) and verb in ("had", "has had"):
+            body = fam.group(2)
+            if kind and kind[0] in be.get("negations", {}) and 1 < len(kind) <= 4 and kind[-1] in be.get(
+                    "states", ()) + be.get("people", ()) and verb in ("had", "has had"):
+                # "Brother: not a drinker" was "My brother has been a not a drinker": "My brother isn't a drinker"
+                verb = be["negations"][kind[0]][0 if verb == "had" else 1]
+                body = re.sub(r"^\s*\w+\s+", "", body)
+                kind = kind[1:]
+                if kind[-1] in be.get("people", ()) and kind[0] not in ("a", "an"):
+                    verb += " an" if kind[0][:1] in "aeiou" else " a"
+                lower = True
+            elif kind and len(kind) <= 3 and kind[-1] in be.get("states", ()) + be.get("people", ()) and verb in ("had", "has had"):
                 # "Father: Alcoholic, died 2012", "Brother: heavy drinker": what the relative was, never
                 # "My father had alcoholic" ("family_entry_be")
                 verb = "was" if verb == "had" else "has been"
@@ -2469,7 +2482,7 @@ def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
                 lower = True
             else:
                 lower = verb in ("had", "has had")
-            sentence = f"{fam.group(1)[:1].upper()}{fam.group(1)[1:]} {verb} {fam.group(2)[:1].lower() if lower else fam.group(2)[:1]}{fam.group(2)[1:]}."
+            sentence = f"{fam.group(1)[:1].upper()}{fam.group(1)[1:]} {verb} {body[:1].lower() if lower else body[:1]}{body[1:]}."
         entry = _allergy_entry(sentence, f"{section}-{n}", data, has_sensitive_concept(sentence)) if section == "allergies" else None
         if entry:
             facts.extend(entry)
@@ -3073,7 +3086,11 @@ def _compile_one(fid, section, text, sex, names, data, tax, no_allergy,
         if rules.get("intolerance_only_says") and re.search(rules["intolerance_pattern"], text, re.IGNORECASE):
             # "Duloxetine intolerance (not allergy)" was "I'm allergic to duloxetine intolerance, it gives me a not allergy"
             drug = re.sub(rules["intolerance_name_pattern"], "", m.group(1).strip(), flags=re.IGNORECASE)
-            says = _finish(rules["intolerance_only_says"].format(drug=drug[:1].upper() + drug[1:].lower()))
+            drug = drug[:1].upper() + drug[1:].lower()
+            if re.match(rules.get("not_allergy_pattern", r"(?!)"), m.group(2), re.IGNORECASE):
+                says = _finish(rules["intolerance_only_says"].format(drug=drug))
+            else:  # "Codeine intolerance (nausea and vomiting)": the reaction is said, never lost
+                says = _finish(rules["intolerance_reaction_says"].format(drug=drug, reaction=_article(m.group(2).strip().lower())))
         else:
             # "Penicillin (rash as a child)": what it did then, "gave" (allergy_entry past_pattern)
             past = re.search(rules.get("past_pattern", r"(?!)"), m.group(2), re.IGNORECASE)
