@@ -5,25 +5,7 @@ injected; 'Before starting lithium' for a patient already on it, and a dose rais
 
 from __future__ import annotations
 
-from mentalhospital_env.agents.scripted import ScriptedClinician
-
-
-def _doctor(walk_in: str = "Outpatient clinic. A 34-year-old woman is here to see you, alone.") -> ScriptedClinician:
-    doctor = ScriptedClinician()
-    doctor.reset({"text": walk_in}, {"turn_budget": 40})
-    doctor.act({"text": ""}, {"allowed_actions": ["ask"]})  # the opening question
-    return doctor
-
-
-def _answer(doctor: ScriptedClinician, concept: str, reply: str, question: str | None = None) -> None:
-    if question is None:
-        question = doctor._question(concept) if ":" not in concept else "Could you tell me more about that?"
-    doctor.last_question, doctor.last_concept = question, concept
-    doctor.act({"text": f"Patient: {reply}"}, {"allowed_actions": ["ask"]})
-
-
-def _line(doctor: ScriptedClinician, heading: str) -> str:
-    return next((line for line in doctor._note().splitlines() if line.startswith(heading)), "")
+from tests.test_note_s47_mendc import _answer, _doctor, _line  # the note filer's probes, one copy
 
 
 def test_a_suicide_denial_with_a_protective_clause_is_not_filed_under_personal_history():
