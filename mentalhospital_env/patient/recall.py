@@ -144,6 +144,9 @@ class RecallRules:
     chart_said: re.Pattern[str] = re.compile(r"(?!)")
     #: how a question asks the means at hand ("access to anything you could use", "guns at home")
     means_asked: re.Pattern[str] = re.compile(r"(?!)")
+    #: a means question that names medicines ("such as medicines?"): the medicines they keep answer it, whatever the
+    #: topic reader made of the word (``means_medicines``)
+    means_medicines: re.Pattern[str] = re.compile(r"(?!)")
     #: how the patient's own sentence says where or with whom they live (``lives_said``)
     lives_said: re.Pattern[str] = re.compile(r"(?!)")
     #: a clinician's questioned or differential impression (``questioned``): chart knowledge that states no finding
@@ -253,6 +256,7 @@ def load_recall_rules() -> RecallRules:
         said_ended=re.compile(raw["said_ended"], re.IGNORECASE) if raw.get("said_ended") else re.compile(r"(?!)"),
         chart_said=re.compile(raw["chart_said"], re.IGNORECASE) if raw.get("chart_said") else re.compile(r"(?!)"),
         means_asked=re.compile(risk.get("means_asked", r"(?!)"), re.IGNORECASE),
+        means_medicines=re.compile(risk.get("means_medicines", r"(?!)"), re.IGNORECASE),
         lives_said=re.compile(raw["lives_said"], re.IGNORECASE) if raw.get("lives_said") else re.compile(r"(?!)"),
         questioned=re.compile(raw["questioned"], re.IGNORECASE) if raw.get("questioned") else re.compile(r"(?!)"),
         precipitant_voiced=(re.compile(pv["clause"], re.IGNORECASE), dict(pv["leads"]), dict(pv["mine"]))
@@ -1485,6 +1489,10 @@ class MemorySkill:
             # the means at hand (and the medicines they keep), not the self-harm history, violence to others or
             # who is at home ("Are there any guns at home?")
             topics = [t for t in topics if t in _MEANS_TOPICS]
+            if load_recall_rules().means_medicines.search(question.text):
+                # stop 51: the refitted topic reader reads "such as medicines?" beside a means question as no
+                # medication question; the medicines named are still what the question asks of
+                topics = sorted(set(topics) | _MEANS_TOPICS)
         rules = load_recall_rules()
         household = bool(question.concepts) and all(
             # (a record whose only word of them is the clinician's, "protective factors are her sons", is silent on
