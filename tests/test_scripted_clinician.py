@@ -16,6 +16,7 @@ from mentalhospital_env.agents.scripted import ScriptedClinician, read_walk_in
 from mentalhospital_env.cases import load_suite
 from mentalhospital_env.cases.loader import bundled_suite_path
 from mentalhospital_env.knowledge import load_knowledge
+from mentalhospital_env.knowledge.answers import patient_findings
 from mentalhospital_env.knowledge.critical import load_critical_actions
 from mentalhospital_env.rewards.mentaleval import OfflineJudge
 from mentalhospital_env.rewards.mentaleval.precision import check_note
@@ -79,8 +80,11 @@ def test_notes_make_no_claim_the_encounter_contradicts_or_never_raised(handwritt
 
 @pytest.mark.xfail(strict=True, reason="stop 46, left: the lexicon's negation window reads 'not by the week, an ache of "
                    "emptiness' as a denial of emptiness (KNOWN_MISREAD above)")
-def test_an_affirmed_emptiness_after_a_not_is_not_read_as_denied(handwritten_env):
-    assert not _note_errors(handwritten_env, "hw-014")
+def test_an_affirmed_emptiness_after_a_not_is_not_read_as_denied():
+    # read on the sentence itself: from stop 51's refitted topic reader hw-014's note no longer carries the sentence, so
+    # the note-level check (the test's form until then) passed without the misreading being mended
+    sentence = "My moods have been changing by the hour, not by the week, an ache of emptiness most days."
+    assert ("chronic_emptiness", False) in patient_findings(sentence)
 
 
 def test_a_denial_is_recorded_as_a_denial():
