@@ -156,10 +156,9 @@ def test_past_overdoses_the_lexicon_misses_answer_ever_tried() -> None:
     assert not re.search(r"\bnever\b", reply), reply
 
 
-@pytest.mark.xfail(strict=True, reason="stop 46, left: since the topic reader that decides alone (this test fails on the "
-                   "s46-topics branch alone), the means question's reply ('No. I don't have access to anything I could "
-                   "use.') no longer names the patient's own medicine as a means")
 def test_a_means_question_is_not_answered_with_a_violence_denial() -> None:
+    # stop 46's strict xfail (the reader deciding alone dropped the medicines from the means question) mended at stop 51:
+    # a means question that names medicines is asked of the medicines they keep (recall.json means_medicines)
     case = load_case(_variant(medications="Sertraline 50 mg daily."))
     *_, reply = ask(case, *_WARM_UP,
                      "Do you have access to anything you could use to harm yourself, such as medicines or weapons?")
