@@ -6,6 +6,7 @@ injected; 'Before starting lithium' for a patient already on it, and a dose rais
 from __future__ import annotations
 
 from tests.test_note_s47_mendc import _answer, _doctor, _line  # the note filer's probes, one copy
+from tests.test_scripted_routes import encounter, replies
 
 
 def test_a_suicide_denial_with_a_protective_clause_is_not_filed_under_personal_history():
@@ -35,7 +36,6 @@ def test_a_childhood_answer_on_the_symptom_is_kept():
     assert "always been there" in doctor._note(), doctor._note()
 
 
-from tests.test_scripted_routes import encounter, replies  # noqa: E402
 
 HEROIN_SMOKED = [
     (r"brought you here", "I'm using heroin every day, I smoke it off foil, about half a gram. I crave it all the time."),
