@@ -124,16 +124,16 @@ def _order_dates(sentence: str, order: str) -> str:
     is written out ("on 11 March"), never read as "3 or 11"; so is one written with a leading zero ("one blue
     11/01 after a fight"), and a month and two-digit year after "in" ("in 11/25") is that month ("in November 2025")."""
     lead, follow, month_year = _date_context_patterns()
+    data = _abbreviation_data()
+    rules = data.get("bare_dates", {})
 
     def one(m: re.Match) -> str:
         a, b = int(m.group(1)), int(m.group(2))
         before = sentence[: m.start()]
-        data = _abbreviation_data()
         if not m.group(3) and 1 <= a <= 12 and month_year.search(before) and len(m.group(2)) == 2 and (
                 12 < b <= data.get("month_year_latest_two_digit_year", 99)) and b not in data.get("month_year_not_years", ()):
             # "in 4/52" is four weeks, never "in April 2052" (month_year_not_years)
             return f"{_MONTHS[a - 1]} 20{m.group(2)}"
-        rules = _abbreviation_data().get("bare_dates", {})
         if not m.group(3) and (m.group(0) in rules.get("not_dates", ()) or re.search(r"\bx\s?$", before) or re.match(
                 rules.get("unit_after", r"(?!)"), sentence[m.end():])):
             return m.group(0)  # "x 4/12" (a span), "8/2 mg" (a dose), "24/7"
@@ -153,7 +153,6 @@ def _order_dates(sentence: str, order: str) -> str:
         # a pair with nothing around it to say it is a date ("sertraline 4/11 and 5/11", "declined 7/26"): a date
         # in the record's order, or a month and two-digit year where the second number cannot be a month, unless
         # it is a dose ("8/2 mg"), a score out of ten, a fraction or a day-first record's span ("4/12", months)
-        rules = _abbreviation_data().get("bare_dates", {})
         if re.search(rules.get("score_before", r"(?!)"), sentence[: m.start()]) or (b == 10 and a <= 10) or (
                 a < b and b in rules.get("fractions", ())):
             return m.group(0)
