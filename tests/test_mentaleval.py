@@ -1218,6 +1218,7 @@ def test_the_shipped_calibration_is_off_and_never_fitted_on_the_newest_held_out_
     assert judge_agreement.PREREGISTERED49["slice"] == "held_out49" and judge_agreement.PREREGISTERED49["base_commit"] == "184b3e4"
     assert judge_agreement.PREREGISTERED50["slice"] == "held_out50" and judge_agreement.PREREGISTERED50["base_commit"] == "cb8a4f7c"
     assert judge_agreement.PREREGISTERED51["slice"] == "held_out51" and judge_agreement.PREREGISTERED51["base_commit"] == "d40d291d"
+    assert judge_agreement.PREREGISTERED52["slice"] == "held_out52" and judge_agreement.PREREGISTERED52["base_commit"] == "b0e924bd"
     assert {"held_out36", "held_out37", "held_out38", "held_out39", "held_out40", "held_out41", "held_out42", "held_out43", "held_out44", "held_out45", "held_out46", "held_out47", "held_out49", "held_out50"} <= set(script.SLICES)
     assert not set(script.SLICES) & set(script.EXCLUDED)
     raw = json.loads(offline.CALIBRATION_PATH.read_text("utf-8"))
