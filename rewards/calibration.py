@@ -294,7 +294,15 @@ PAIR_SETS: dict[str, tuple[str, str]] = {
         (
             "written by hand at stop 51, by a writer who read no code, from three hand-written records (hw-017, 033, "
             "039), three test-v2 cases (0148, 0297, 0325) and the unseen records uw-002, uw-020, uw-021, uw-022 and "
-            "uw-024, labelled and committed before any matcher read them (twenty-ninth round: the held-out set)"
+            "uw-024, labelled and committed before any matcher read them (twenty-ninth round; read at stop 52)"
+        ),
+    ),
+    "heldout52": (
+        "heldout52_pairs.jsonl",
+        (
+            "written by hand at stop 52, by a writer who read no code, from three hand-written records (hw-032, 037, "
+            "038), three test-v2 cases (0053, 0207, 0365) and the unseen records uw-004, uw-018, uw-023, uw-024 and "
+            "uw-025, labelled and committed before any matcher read them; five pairs that copied heldout51 word for word were dropped before commit (thirtieth round: the held-out set)"
         ),
     ),
 }
@@ -303,7 +311,7 @@ PAIR_SETS: dict[str, tuple[str, str]] = {
 UNSEEN_SUITES: tuple[Path, ...] = (Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "patient_exam" / "unseen",)
 #: the newest held-out pair set: reported, never fitted on, its errors never listed (it becomes a development set at
 #: the round after its figures are taken)
-HELD_OUT_PAIRS = "heldout51"
+HELD_OUT_PAIRS = "heldout52"
 #: every split a pair may carry: the first set's two halves, then the later sets
 SPLITS: tuple[str, ...] = ("calibration", "held_out", *PAIR_SETS)
 
