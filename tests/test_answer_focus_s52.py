@@ -12,3 +12,23 @@ def test_a_contraction_is_no_amount():
     assert says_focus("I drink four cans a day.", "rate")
     assert says_focus("A can of cider, that's all.", "rate")
 
+
+
+def _unseen(record: str):
+    from mentalhospital_env.cases import load_suite
+    from mentalhospital_env.patient.patient import make_patient
+
+    return make_patient(load_suite(f"benchmarks/data/patient_exam/unseen/{record}.json").cases[0], seed=13)
+
+
+def test_a_part_denied_beside_a_part_told_is_named_without_a_bare_no():
+    # uw-024: money told, the police denied; the reply opened "No, nothing like that." and so denied the money too
+    reply = _unseen("uw-024").respond(
+        "Has using opioids caused problems with money or debts, with the police, or have you driven after using?").text
+    assert not reply.startswith("No"), reply
+    assert "trouble with the law" in reply, reply
+
+
+def test_a_denial_alone_still_says_no():
+    reply = _unseen("uw-024").respond("Have you ever been in trouble with the police?").text
+    assert reply.startswith("No") or "never" in reply, reply
