@@ -32,3 +32,18 @@ def test_a_part_denied_beside_a_part_told_is_named_without_a_bare_no():
 def test_a_denial_alone_still_says_no():
     reply = _unseen("uw-024").respond("Have you ever been in trouble with the police?").text
     assert reply.startswith("No") or "never" in reply, reply
+
+
+def test_what_happens_if_you_try_not_to_is_answered_in_the_record_s_words():
+    # hw-005: "What happens if you try not to do it?" shares no word with the record's "I know the thoughts are
+    # excessive but feel unbearable anxiety if I resist."; the onset sentence stood ("Since starting university ...")
+    from mentalhospital_env.cases import load_suite
+    from mentalhospital_env.patient.patient import make_patient
+
+    patient = make_patient(load_suite("handwritten")["hw-005"], seed=0)
+    for ask in ("Can you tell me what's been going on?", "When did that start?", "What kind of thoughts do you get?",
+                "How many times a day would you wash your hands?", "Has that done anything to your skin?",
+                "Do you check things too, like doors or the cooker?"):
+        patient.respond(ask)  # the exam's conversation hw-005.a up to the question
+    reply = patient.respond("What happens if you try not to do it?").text
+    assert "resist" in reply, reply
