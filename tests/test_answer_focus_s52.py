@@ -47,3 +47,14 @@ def test_what_happens_if_you_try_not_to_is_answered_in_the_record_s_words():
         patient.respond(ask)  # the exam's conversation hw-005.a up to the question
     reply = patient.respond("What happens if you try not to do it?").text
     assert "resist" in reply, reply
+
+
+def test_a_sentence_that_rules_out_a_thing_asked_is_no_part_told():
+    # hw-004: the suicide item's sentence "Preoccupied with having another attack ...; no suicidal ideation." rules
+    # out what is asked, so both parts are denied and the reply still opens with its "No."
+    from mentalhospital_env.cases import load_suite
+    from mentalhospital_env.patient.patient import make_patient
+
+    reply = make_patient(load_suite("handwritten")["hw-004"], seed=13).respond(
+        "Any thoughts of harming yourself or ending your life?").text
+    assert reply.startswith("No"), reply

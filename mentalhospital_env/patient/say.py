@@ -555,6 +555,8 @@ class Speaker:
         self._told_parts = {
             i.subject for i in plan.items
             if not i.silent and i.stance in (AFFIRM, TELL) and i.facts and not self._denial(i.facts[0])
+            # a sentence that rules out a thing asked is a "no" too ("...; no suicidal ideation.")
+            and not set(i.facts[0].rules_out) & set(plan.question.concepts)
         }
         self._asked = plan.question.concepts
         self._topics = plan.question.topics
