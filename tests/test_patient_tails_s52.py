@@ -27,3 +27,17 @@ def test_the_tangential_drift_is_about_the_talk():
     drift = re.compile(r"where was I|lost my thread|what was I saying|gone off", re.IGNORECASE)
     for tail in load_phrases()["traits"]["tangential"]["tail"]:
         assert drift.search(tail), tail
+
+
+def test_the_exam_still_hears_every_tangential_tail():
+    # the exam's stock-tail lint (benchmarks/data/patient_exam/lints.json) learned the new drift: a tail the question
+    # did not call for is still counted, so the new words do not flatter the exam
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from exam_grading import Lints
+
+    lints = Lints()
+    for tail in load_phrases()["traits"]["tangential"]["tail"]:
+        assert lints.stock_tail(f"I hear voices. {tail}", "Do you hear voices?"), tail
