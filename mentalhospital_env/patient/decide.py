@@ -379,6 +379,18 @@ def load_focus() -> dict[str, _FocusKind]:
 
 
 @lru_cache(maxsize=1)
+def _means() -> tuple[tuple[re.Pattern[str], re.Pattern[str]], ...]:
+    """``focus.json`` ``means``: a question's words and the words a record sentence says the same thing in."""
+    return tuple((re.compile(m["asked"], re.IGNORECASE), re.compile(m["said"], re.IGNORECASE))
+                 for m in _focus_data().get("means", ()))
+
+
+def _said_as(question_text: str) -> tuple[re.Pattern[str], ...]:
+    """The record's words for what the question asks in its own ("try not to" - "resist")."""
+    return tuple(said for asked, said in _means() if asked.search(question_text))
+
+
+@lru_cache(maxsize=1)
 def _clinician_voice() -> tuple[re.Pattern[str], ...]:
     return tuple(re.compile(p, re.IGNORECASE) for p in _focus_data().get("clinician_voice", ()))
 
@@ -469,6 +481,9 @@ def on_focus(plan: AnswerPlan, index: FactIndex, disclosed=(), said: str | None 
     concepts = set(question.concepts)
     about_family = any(f.section == FAMILY_SECTION for f in told)
     query = index.vectorize(question.text)
+    # "What happens if you try not to do it?" shares no word with "I feel unbearable anxiety if I resist": a sentence
+    # of the part of the story told that says what is asked in the record's words (focus.json means) is one too
+    said_as = _said_as(question.text)
     # a sentence of the plan that gives the kind, lost in the wording, is a candidate again
     told_ids = {f.id for f in told if not any(says_focus(_said_text(f), k) for k in kinds)}
     # where the reply was on the subject asked, a sentence of it is looked for where the reply found it
@@ -487,13 +502,15 @@ def on_focus(plan: AnswerPlan, index: FactIndex, disclosed=(), said: str | None 
             continue
         close = any(cosine(t.vector, f.vector) >= _SAME_THING for t in told)
         on_subject = bool(set(f.topics) & subjects or f.affirms & concepts)
-        if not (on_subject and (told_sections is None or f.section in told_sections) or close):
+        where = told_sections is None or f.section in told_sections
+        meant = where and any(p.search(_said_text(f)) for p in said_as)
+        if not (on_subject and where or close or meant):
             continue  # of the subject asked where it was told, or of the thing told ("my mother's diazepam"): a
             # sentence of another part of the story that names the subject in passing ("with no medication, I had
             # two weeks ...") is not about it
-        closeness = cosine(query, f.vector)
+        closeness = cosine(query, f.vector) + (1.0 if meant else 0.0)
         if closeness <= 0:
-            continue  # and shares a word of the question
+            continue  # and shares a word of the question (or says it in the record's words)
         if not any(says_focus(_said_text(f), k) for k in kinds):
             continue
         candidates.append((-closeness, f.id in disclosed, f.position, f))

@@ -520,6 +520,7 @@ class Speaker:
         self._said_no = False
         self._stock_denials = 0
         self._one_topic = True
+        self._told_parts: set[str] = set()
         self._told: set[str] = set()  # facts this patient has put in words in this encounter
         # self_contained() depends on the fact, its wording and the concepts asked only: remembered
         self._owner = _CONTAINED.owner()
@@ -547,6 +548,15 @@ class Speaker:
         self._denied_parts = {
             i.subject for i in plan.items
             if not i.silent and (i.stance == DENY or (i.stance == TELL and i.facts and self._denial(i.facts[0])))
+        }
+        # the subjects of this reply told or affirmed: a part denied beside them is named, never opened with a bare
+        # stock "no" ("Has it caused problems with money, with the police, or have you driven after using?" - not "No,
+        # nothing like that. I've never been in trouble with the law. I just dozed off, ... a rolled-up dollar bill")
+        self._told_parts = {
+            i.subject for i in plan.items
+            if not i.silent and i.stance in (AFFIRM, TELL) and i.facts and not self._denial(i.facts[0])
+            # a sentence that rules out a thing asked is a "no" too ("...; no suicidal ideation.")
+            and not set(i.facts[0].rules_out) & set(plan.question.concepts)
         }
         self._asked = plan.question.concepts
         self._topics = plan.question.topics
@@ -882,7 +892,7 @@ class Speaker:
             clause = self._child_words(item.subject, True, None) or self.lay.clause(item.subject, negated=True)
             if clause:
                 self._stock_denials += 1
-            if clause and (self._said_no or self._wh == "what"):
+            if clause and (self._said_no or self._wh == "what" or self._told_parts - {item.subject}):
                 # "No, I don't use any drugs. I've never taken cocaine.": one "no" a reply; "What do you do
                 # for enjoyment?" - "I haven't lost interest in things.", not "Nothing really. I haven't ..."
                 return [clause]

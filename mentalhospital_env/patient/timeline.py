@@ -36,7 +36,9 @@ def _alt(words) -> str:
 @lru_cache(maxsize=1)
 def _patterns() -> dict[str, re.Pattern[str]]:
     d = _data()
-    num = rf"(?:{_alt(d['numbers'])}|\d+(?:\.\d+)?)"
+    # "twenty-four" is one number, never its last word ("about twenty-one days ago" is not "one days")
+    tens = rf"(?:{_alt(d['number_tens'])})[-\s](?:{_alt(d['number_units'])})\b"
+    num = rf"(?<![\w-])(?:{tens}|{_alt(d['numbers'])}|\d+(?:\.\d+)?)"
     unit = rf"(?:{_alt(d['units'])})s?"
     hedge = rf"(?:(?:{_alt(d['hedges'])})\s+)?"
     span = rf"{hedge}{num}(?:\s+and\s+a\s+half)?\s+{unit}(?:\s+and\s+a\s+half)?"
