@@ -1323,3 +1323,25 @@ def test_an_exception_to_a_refusal_keeps_the_drug_it_names(ca, plan):
                                   "Other than that, do not start lithium.", "Avoid haloperidol, olanzapine and lithium."])
 def test_a_refusal_without_an_exception_before_the_drug_still_refuses_it(ca, plan):
     assert "lithium" not in ca.proposed(plan)
+
+
+@pytest.mark.parametrize(
+    "plan",
+    [
+        "Follow-up within a week, then every 2-4 weeks.",
+        "Medication: none now.\nFollow-up within a week, then every 2-4 weeks.",
+        "Follow up in a few days with the GP.",
+        "Follow-up: next week in clinic.",
+    ],
+)
+def test_a_follow_up_is_no_refusal_of_the_review_it_times(ca, plan):
+    """Stop 52 (held_out50 plan-5051, rated 5, judge 2): the refusal cue 'following' ('hyponatraemia following
+    sertraline') is read by its stem, 'follow', so the 'Follow-up' heading a review refused it: 'Follow-up within a
+    week' carried no prompt follow-up and capped a complete plan at 2. A refusal cue's stem inside a compound of
+    ``refusal_cue_compounds`` ('follow-up') refuses nothing."""
+    assert "prompt_follow_up" in ca.proposed(plan)
+
+
+@pytest.mark.parametrize("plan", ["Hyponatraemia following sertraline; do not restart.", "Rash following lamotrigine."])
+def test_following_a_drug_still_refuses_it(ca, plan):
+    assert not ca.proposed(plan) & {"antidepressant", "serotonergic_antidepressant", "bipolar_depression_agent"}

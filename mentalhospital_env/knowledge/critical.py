@@ -366,6 +366,7 @@ class CriticalActions:
         not_now_cues: Sequence[str] = (),
         not_now_after_cues: Sequence[str] = (),
         refusal_exception_cues: Sequence[str] = (),
+        refusal_cue_compounds: Sequence[str] = (),
     ):
         self.actions = dict(actions)
         # see check: remembered per profile and plan, capped like every memo (memo_size), forgotten by clear_cache
@@ -410,6 +411,7 @@ class CriticalActions:
         self._not_now = tuple(sorted({_stems(c) for c in not_now_cues if _stems(c)}, key=len, reverse=True))
         self._not_now_after = tuple(sorted({_stems(c) for c in not_now_after_cues if _stems(c)}, key=len, reverse=True))
         self._exception = tuple(sorted({_stems(c) for c in refusal_exception_cues if _stems(c)}, key=len, reverse=True))
+        self._compounds = tuple(sorted({_stems(c) for c in refusal_cue_compounds if _stems(c)}, key=len, reverse=True))
         self._not_pregnancy = tuple(_stems(c) for c in pregnancy_exclusions if _stems(c))
         self._dependants = tuple(_stems(c) for c in dependant_cues if _stems(c))
         self._not_dependants = tuple(_stems(c) for c in dependant_exclusions if _stems(c))
@@ -451,6 +453,16 @@ class CriticalActions:
                     return True
         return False
 
+    def _refuses(self, window: Sequence[str]) -> bool:
+        """Whether a refusal cue is said in ``window``, a cue's stem inside a compound of ``refusal_cue_compounds``
+        left out: 'follow' of 'Follow-up within a week' is not 'following' ('hyponatraemia following sertraline')."""
+        words = list(window)
+        for c in self._compounds:
+            for j in range(len(words) - len(c) + 1):
+                if tuple(words[j : j + len(c)]) == c:
+                    words[j : j + len(c)] = [""] * len(c)
+        return self._has(words, self._refusal)
+
     def _last_exception(self, stemmed: Sequence[str], lo: int, hi: int) -> int | None:
         """The index just after the last exception cue ("other than", "apart from") wholly within ``stemmed[lo:hi]``,
         or None: where a refusal said before it stops reaching."""
@@ -485,7 +497,7 @@ class CriticalActions:
             start = max((b for b in limits if b < at), default=0)
             if at - start > 4:
                 return False
-            if self._has(stemmed[start : start + 3], self._refusal):
+            if self._refuses(stemmed[start : start + 3]):
                 return True
             at = start
         return False
@@ -512,7 +524,7 @@ class CriticalActions:
             # lithium' keeps lithium (``refusal_exception_cues``); a refusal said after the exception still refuses
             excepted = self._last_exception(stemmed, max(floor, start - 4), start)
             refused = (
-                self._has(before[excepted - max(floor, start - 4) :] if excepted is not None else before, self._refusal)
+                self._refuses(before[excepted - max(floor, start - 4) :] if excepted is not None else before)
                 or self._follows(after, self._refusal_after)
                 or any(s < start < e and (excepted is None or s >= excepted) for s, e in negated)
             )
@@ -1132,6 +1144,7 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
         not_now_cues=_strings(where, None, "not_now_cues", raw.get("not_now_cues")),
         not_now_after_cues=_strings(where, None, "not_now_after_cues", raw.get("not_now_after_cues")),
         refusal_exception_cues=_strings(where, None, "refusal_exception_cues", raw.get("refusal_exception_cues")),
+        refusal_cue_compounds=_strings(where, None, "refusal_cue_compounds", raw.get("refusal_cue_compounds")),
     )
     for action_id in sorted(required):
         if action_id not in found.proposed(actions[action_id].say or ""):
