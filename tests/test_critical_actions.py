@@ -1345,3 +1345,23 @@ def test_a_follow_up_is_no_refusal_of_the_review_it_times(ca, plan):
 @pytest.mark.parametrize("plan", ["Hyponatraemia following sertraline; do not restart.", "Rash following lamotrigine."])
 def test_following_a_drug_still_refuses_it(ca, plan):
     assert not ca.proposed(plan) & {"antidepressant", "serotonergic_antidepressant", "bipolar_depression_agent"}
+
+
+@pytest.mark.parametrize(
+    "plan",
+    [
+        # held_out50 plan-5060 and held_out51 plan-5149 (both rated 5, App 1 for a gabapentinoid with opioids)
+        "We went through the dangers of losing tolerance and of mixing opioids with benzodiazepines, pregabalin or alcohol.",
+        "Warn about lost tolerance after any break and about mixing with alcohol, benzodiazepines or gabapentinoids.",
+    ],
+)
+def test_drugs_in_a_warning_against_mixing_are_not_proposed(ca, plan):
+    """Stop 52: a warning against mixing named the drugs it warns against as proposed, so an opioid-dependence plan
+    warning against gabapentinoids was contraindicated (App 1). A warning against mixing (critical_actions.json
+    ``warning_cues``) reaches every drug after it in its sentence, and no further."""
+    assert not ca.proposed(plan) & {"gabapentinoid", "benzodiazepine", "sedative_hypnotic"}
+
+
+def test_a_warning_against_mixing_ends_with_its_sentence(ca):
+    plan = "Warn about mixing alcohol with sedatives. Start lithium 400 mg at night."
+    assert "lithium" in ca.proposed(plan)

@@ -367,6 +367,7 @@ class CriticalActions:
         not_now_after_cues: Sequence[str] = (),
         refusal_exception_cues: Sequence[str] = (),
         refusal_cue_compounds: Sequence[str] = (),
+        warning_cues: Sequence[str] = (),
     ):
         self.actions = dict(actions)
         # see check: remembered per profile and plan, capped like every memo (memo_size), forgotten by clear_cache
@@ -411,6 +412,7 @@ class CriticalActions:
         self._not_now = tuple(sorted({_stems(c) for c in not_now_cues if _stems(c)}, key=len, reverse=True))
         self._not_now_after = tuple(sorted({_stems(c) for c in not_now_after_cues if _stems(c)}, key=len, reverse=True))
         self._exception = tuple(sorted({_stems(c) for c in refusal_exception_cues if _stems(c)}, key=len, reverse=True))
+        self._warning = tuple(sorted({_stems(c) for c in warning_cues if _stems(c)}, key=len, reverse=True))
         self._compounds = tuple(sorted({_stems(c) for c in refusal_cue_compounds if _stems(c)}, key=len, reverse=True))
         self._not_pregnancy = tuple(_stems(c) for c in pregnancy_exclusions if _stems(c))
         self._dependants = tuple(_stems(c) for c in dependant_cues if _stems(c))
@@ -513,6 +515,7 @@ class CriticalActions:
         labels = frozenset(colon_breaks(plan))  # "Haloperidol: not to be given": what follows the label is said of it
         negated = negated_spans_in(plan)
         commas = frozenset(comma_breaks(plan)) - frozenset(sentence_breaks(plan))
+        openings = sorted(set(sentence_breaks(plan)) | {0})
         out: list[tuple[int, int, frozenset[str], bool]] = []
         previous: tuple[int, bool] | None = None
         for start, end, ids in self._matches(stemmed):
@@ -527,6 +530,9 @@ class CriticalActions:
                 self._refuses(before[excepted - max(floor, start - 4) :] if excepted is not None else before)
                 or self._follows(after, self._refusal_after)
                 or any(s < start < e and (excepted is None or s >= excepted) for s, e in negated)
+                # a warning against mixing reaches every drug after it in its sentence ('warn about mixing with
+                # alcohol, benzodiazepines or gabapentinoids'; ``warning_cues``)
+                or bool(self._warning) and self._has(stemmed[max(b for b in openings if b <= start) : start], self._warning)
             )
             if not refused and floor in commas and start - floor <= 3 and (
                 stemmed[start - 1 : start] and stemmed[start - 1] in _LIST_JOINS
@@ -1145,6 +1151,7 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
         not_now_after_cues=_strings(where, None, "not_now_after_cues", raw.get("not_now_after_cues")),
         refusal_exception_cues=_strings(where, None, "refusal_exception_cues", raw.get("refusal_exception_cues")),
         refusal_cue_compounds=_strings(where, None, "refusal_cue_compounds", raw.get("refusal_cue_compounds")),
+        warning_cues=_strings(where, None, "warning_cues", raw.get("warning_cues")),
     )
     for action_id in sorted(required):
         if action_id not in found.proposed(actions[action_id].say or ""):
