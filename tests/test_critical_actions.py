@@ -1365,3 +1365,25 @@ def test_drugs_in_a_warning_against_mixing_are_not_proposed(ca, plan):
 def test_a_warning_against_mixing_ends_with_its_sentence(ca):
     plan = "Warn about mixing alcohol with sedatives. Start lithium 400 mg at night."
     assert "lithium" in ca.proposed(plan)
+
+
+@pytest.mark.parametrize(
+    "plan",
+    [
+        "She needs a medical bed today, with the specialist eating disorder team guiding care.",  # held_out41 plan-1037
+        "Bring him into hospital today if he agrees.",  # held_out37 plan-790
+        "Look into the low blood sugar with the medical team before he leaves.",  # held_out51 plan-5124
+        "Make sure she is physically safe and has somewhere safe to go.",  # held_out51 plan-5142
+        "Outpatient care with her partner involved.",
+    ],
+)
+def test_a_disposition_in_other_words(ca, plan):
+    """Stop 52: plans that decide where the patient is managed in words the disposition action did not list (a medical
+    bed, into hospital, outpatient care, 'before he leaves', 'somewhere safe to go') were capped at 2 for a missing
+    disposition; the consultant rated each 4 and named the setting in the reason."""
+    assert "disposition" in ca.proposed(plan)
+
+
+@pytest.mark.parametrize("plan", ["I would see her weekly at first and then monthly.", "Not as an outpatient."])
+def test_a_follow_up_alone_is_no_disposition(ca, plan):
+    assert "disposition" not in ca.proposed(plan)
