@@ -1387,3 +1387,20 @@ def test_a_disposition_in_other_words(ca, plan):
 @pytest.mark.parametrize("plan", ["I would see her weekly at first and then monthly.", "Not as an outpatient."])
 def test_a_follow_up_alone_is_no_disposition(ca, plan):
     assert "disposition" not in ca.proposed(plan)
+
+
+@pytest.mark.parametrize(
+    ("plan", "action"),
+    [
+        ("Safety: ask about the death wish every day; written safety plan; no stock of tablets on leave.", "means_restriction"),  # held_out49 plan-4905
+        ("Safety: written safety plan; lithium supplies kept modest given toxicity in overdose.", "means_restriction"),  # held_out51 plan-5131
+        ("Continue lithium 300 mg twice daily; repeat the level with eGFR, calcium and TSH at the usual intervals.", "lithium_monitoring"),  # plan-5131
+        ("Check her current mood stabiliser level and adherence and raise the dose if the level is low.", "valproate_level"),  # held_out50 plan-5048
+        ("Liver: repeat LFT and FBC in a month; clotting and ultrasound.", "liver_review"),  # held_out51 plan-5155
+    ],
+)
+def test_critical_actions_in_the_words_of_hand_written_plans(ca, plan, action):
+    """Stop 52: hand-written plans rated 4-5 by a consultant were capped at 2 for a critical action they carry in words
+    the action did not list: tablets kept from stock, the level repeated for a patient on lithium, the mood
+    stabiliser's level checked, raised liver tests followed by a clotting screen."""
+    assert action in ca.started(plan)
