@@ -1404,3 +1404,21 @@ def test_critical_actions_in_the_words_of_hand_written_plans(ca, plan, action):
     the action did not list: tablets kept from stock, the level repeated for a patient on lithium, the mood
     stabiliser's level checked, raised liver tests followed by a clotting screen."""
     assert action in ca.started(plan)
+
+
+def test_a_suicidal_thought_denied_after_its_name_is_no_suicide_risk(ca):
+    """Stop 52: the lexicon reads only a negation said before a finding, so the record fact 'Suicidal thoughts denied;
+    talks about a concert she has tickets for of her own accord' (test-v2-0191, a woman with a mild intellectual
+    disability and generalised anxiety) made an active suicide risk, and every plan for her was capped at App 2 for a
+    missing safety plan, means restriction and a review within a week (held_out49 plan-4932 rated 5, 4933 and 4935
+    rated 4). A risk finding with a denial just after it (critical_actions.json risk_denied_after) shows no risk."""
+    case = load_suite("test-v2")["test-v2-0191"]
+    assert any("Suicidal thoughts denied" in f.text for f in case.facts)
+    assert not ca.case_profile(case).risks & {"suicide", "active_suicide"}
+
+
+def test_a_suicidal_thought_not_denied_is_still_a_risk(ca):
+    case = load_suite("test-v2")["test-v2-0191"]
+    facts = tuple(replace(f, text="Suicidal thoughts most days; denied a plan.") if "Suicidal thoughts denied" in f.text else f
+                  for f in case.facts)
+    assert "suicide" in ca.case_profile(replace(case, facts=facts)).risks

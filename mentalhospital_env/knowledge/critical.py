@@ -368,6 +368,7 @@ class CriticalActions:
         refusal_exception_cues: Sequence[str] = (),
         refusal_cue_compounds: Sequence[str] = (),
         warning_cues: Sequence[str] = (),
+        risk_denied_after: Sequence[str] = (),
     ):
         self.actions = dict(actions)
         # see check: remembered per profile and plan, capped like every memo (memo_size), forgotten by clear_cache
@@ -412,6 +413,7 @@ class CriticalActions:
         self._not_now = tuple(sorted({_stems(c) for c in not_now_cues if _stems(c)}, key=len, reverse=True))
         self._not_now_after = tuple(sorted({_stems(c) for c in not_now_after_cues if _stems(c)}, key=len, reverse=True))
         self._exception = tuple(sorted({_stems(c) for c in refusal_exception_cues if _stems(c)}, key=len, reverse=True))
+        self._risk_denied_after = tuple(sorted({_stems(c) for c in risk_denied_after if _stems(c)}, key=len, reverse=True))
         self._warning = tuple(sorted({_stems(c) for c in warning_cues if _stems(c)}, key=len, reverse=True))
         self._compounds = tuple(sorted({_stems(c) for c in refusal_cue_compounds if _stems(c)}, key=len, reverse=True))
         self._not_pregnancy = tuple(_stems(c) for c in pregnancy_exclusions if _stems(c))
@@ -617,7 +619,7 @@ class CriticalActions:
         risks: set[str] = set()
         shown_by: dict[str, list[tuple[frozenset[str], tuple[str, ...]]]] = {}
         for fact in case.facts:
-            found = {m.concept_id for m in lexicon.find(fact.text) if not m.negated}
+            found = {m.concept_id for m in lexicon.find(fact.text) if not m.negated and not self._denied_after(fact.text, m.end)}
             if not found:
                 continue
             stemmed = None  # stemmed only for a fact that shows a risk sign (few do)
@@ -708,6 +710,15 @@ class CriticalActions:
         if rule.record_signs and not set(rule.record_signs) & profile.signs:
             return False
         return True
+
+    def _denied_after(self, text: str, end: int) -> bool:
+        """Whether a record finding ending at token ``end`` of ``text`` is denied by the words just after it
+        (``risk_denied_after``: 'Suicidal thoughts denied'), which the lexicon, reading negations said before a finding,
+        does not see."""
+        if not self._risk_denied_after:
+            return False
+        after = _stems(text)[end : end + max(len(c) for c in self._risk_denied_after)]
+        return any(tuple(after[: len(c)]) == c for c in self._risk_denied_after)
 
     def states_pregnancy(self, text: str) -> bool:
         """Whether ``text`` says the patient is pregnant now (``pregnancy_cues``, not negated): a birth history ("a
@@ -1152,6 +1163,7 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
         refusal_exception_cues=_strings(where, None, "refusal_exception_cues", raw.get("refusal_exception_cues")),
         refusal_cue_compounds=_strings(where, None, "refusal_cue_compounds", raw.get("refusal_cue_compounds")),
         warning_cues=_strings(where, None, "warning_cues", raw.get("warning_cues")),
+        risk_denied_after=_strings(where, None, "risk_denied_after", raw.get("risk_denied_after")),
     )
     for action_id in sorted(required):
         if action_id not in found.proposed(actions[action_id].say or ""):
