@@ -1412,13 +1412,18 @@ def test_a_suicidal_thought_denied_after_its_name_is_no_suicide_risk(ca):
     disability and generalised anxiety) made an active suicide risk, and every plan for her was capped at App 2 for a
     missing safety plan, means restriction and a review within a week (held_out49 plan-4932 rated 5, 4933 and 4935
     rated 4). A risk finding with a denial just after it (critical_actions.json risk_denied_after) shows no risk."""
+    from mentalhospital_env.rewards.mentaleval.guidelines import case_guideline
+
     case = load_suite("test-v2")["test-v2-0191"]
     assert any("Suicidal thoughts denied" in f.text for f in case.facts)
-    assert not ca.case_profile(case).risks & {"suicide", "active_suicide"}
+    assert not ca.profile(case, read_denials_after=True).risks & {"suicide", "active_suicide"}
+    assert not case_guideline(case).profile.risks & {"suicide", "active_suicide"}  # what the judge reads
+    # the case audit keeps the lexicon's reading: the frozen suite's reference plan (a safety plan) still passes it
+    assert {"suicide", "active_suicide"} <= ca.case_profile(case).risks
 
 
 def test_a_suicidal_thought_not_denied_is_still_a_risk(ca):
     case = load_suite("test-v2")["test-v2-0191"]
     facts = tuple(replace(f, text="Suicidal thoughts most days; denied a plan.") if "Suicidal thoughts denied" in f.text else f
                   for f in case.facts)
-    assert "suicide" in ca.case_profile(replace(case, facts=facts)).risks
+    assert "suicide" in ca.profile(replace(case, facts=facts), read_denials_after=True).risks

@@ -604,8 +604,11 @@ class CriticalActions:
 
     # ------------------------------------------------------------------------------- reading a case
 
-    def profile(self, case: Any) -> Profile:
-        """A :class:`Profile` of a case (the case format of ``mentalhospital_env.cases``)."""
+    def profile(self, case: Any, read_denials_after: bool = False) -> Profile:
+        """A :class:`Profile` of a case (the case format of ``mentalhospital_env.cases``). ``read_denials_after``: a
+        risk finding denied just after it (``risk_denied_after``: 'Suicidal thoughts denied') shows no risk; the
+        judge reads so (stop 52), while the case audit and generator keep the lexicon's reading, under which the
+        frozen suites' reference plans were written and audited (test-v2-0014, 0118, 0191 carry a safety plan)."""
         from .lexicon import load_lexicon
 
         codes = tuple(normalize_code(c) for c in case.diagnosis.codes)
@@ -619,7 +622,7 @@ class CriticalActions:
         risks: set[str] = set()
         shown_by: dict[str, list[tuple[frozenset[str], tuple[str, ...]]]] = {}
         for fact in case.facts:
-            found = {m.concept_id for m in lexicon.find(fact.text) if not m.negated and not self._denied_after(fact.text, m.end)}
+            found = {m.concept_id for m in lexicon.find(fact.text) if not m.negated and not (read_denials_after and self._denied_after(fact.text, m.end))}
             if not found:
                 continue
             stemmed = None  # stemmed only for a fact that shows a risk sign (few do)

@@ -277,7 +277,7 @@ def case_guideline(case: Any) -> CaseGuideline:
         unsafe=unsafe,
         safety_needed=needs_safety,
         reference_codes=codes,
-        profile=load_critical_actions().profile(case),
+        profile=load_critical_actions().profile(case, read_denials_after=True),
         principal_name=principal_name,
         principal_specific_drugs=frozenset(first - other),
         comorbid_treatments=tuple(
