@@ -1427,3 +1427,7 @@ def test_a_suicidal_thought_not_denied_is_still_a_risk(ca):
     facts = tuple(replace(f, text="Suicidal thoughts most days; denied a plan.") if "Suicidal thoughts denied" in f.text else f
                   for f in case.facts)
     assert "suicide" in ca.profile(replace(case, facts=facts), read_denials_after=True).risks
+
+
+def test_combining_a_drug_with_therapy_is_no_warning(ca):
+    assert "antidepressant" in ca.proposed("Combining sertraline 50 mg with CBT works best for long-standing low mood.")
