@@ -463,6 +463,9 @@ def test_plan_follows_the_record(changes: dict, found: str) -> None:
     "changes",
     [
         _DRINKER | {"treatment.plan": "Start acamprosate 666 mg three times daily once withdrawal is complete. Plan a medically assisted withdrawal. Oral thiamine 100 mg three times daily."},
+        # stop 52, held_out51 plan-5143 (rated 5, held to App 3 as a relapse drug started while still drinking)
+        _DRINKER | {"treatment.plan": "Plan a medically assisted withdrawal. Relapse prevention: acamprosate 666 mg three times daily once detox is complete (renal function first). Oral thiamine 100 mg three times daily."},
+        _DRINKER | {"treatment.plan": "Plan a medically assisted withdrawal. Naltrexone 50 mg daily when the detoxification has finished. Oral thiamine 100 mg."},
         _DRINKER | {"treatment.plan": "Plan a medically assisted withdrawal. Thiamine before any glucose: Pabrinex IV for 3-5 days during the inpatient detoxification."},
         {"treatment.plan": "Start lithium 400 mg at night. Pregnancy test before starting it, and discuss contraception."},
         {"diagnosis.disorders": [{"name": "Major depressive disorder, single episode, severe with psychotic features", "code": "F32.3"}],

@@ -1323,3 +1323,111 @@ def test_an_exception_to_a_refusal_keeps_the_drug_it_names(ca, plan):
                                   "Other than that, do not start lithium.", "Avoid haloperidol, olanzapine and lithium."])
 def test_a_refusal_without_an_exception_before_the_drug_still_refuses_it(ca, plan):
     assert "lithium" not in ca.proposed(plan)
+
+
+@pytest.mark.parametrize(
+    "plan",
+    [
+        "Follow-up within a week, then every 2-4 weeks.",
+        "Medication: none now.\nFollow-up within a week, then every 2-4 weeks.",
+        "Follow up in a few days with the GP.",
+        "Follow-up: next week in clinic.",
+    ],
+)
+def test_a_follow_up_is_no_refusal_of_the_review_it_times(ca, plan):
+    """Stop 52 (held_out50 plan-5051, rated 5, judge 2): the refusal cue 'following' ('hyponatraemia following
+    sertraline') is read by its stem, 'follow', so the 'Follow-up' heading a review refused it: 'Follow-up within a
+    week' carried no prompt follow-up and capped a complete plan at 2. A refusal cue's stem inside a compound of
+    ``refusal_cue_compounds`` ('follow-up') refuses nothing."""
+    assert "prompt_follow_up" in ca.proposed(plan)
+
+
+@pytest.mark.parametrize("plan", ["Hyponatraemia following sertraline; do not restart.", "Rash following lamotrigine."])
+def test_following_a_drug_still_refuses_it(ca, plan):
+    assert not ca.proposed(plan) & {"antidepressant", "serotonergic_antidepressant", "bipolar_depression_agent"}
+
+
+@pytest.mark.parametrize(
+    "plan",
+    [
+        # held_out50 plan-5060 and held_out51 plan-5149 (both rated 5, App 1 for a gabapentinoid with opioids)
+        "We went through the dangers of losing tolerance and of mixing opioids with benzodiazepines, pregabalin or alcohol.",
+        "Warn about lost tolerance after any break and about mixing with alcohol, benzodiazepines or gabapentinoids.",
+    ],
+)
+def test_drugs_in_a_warning_against_mixing_are_not_proposed(ca, plan):
+    """Stop 52: a warning against mixing named the drugs it warns against as proposed, so an opioid-dependence plan
+    warning against gabapentinoids was contraindicated (App 1). A warning against mixing (critical_actions.json
+    ``warning_cues``) reaches every drug after it in its sentence, and no further."""
+    assert not ca.proposed(plan) & {"gabapentinoid", "benzodiazepine", "sedative_hypnotic"}
+
+
+def test_a_warning_against_mixing_ends_with_its_sentence(ca):
+    plan = "Warn about mixing alcohol with sedatives. Start lithium 400 mg at night."
+    assert "lithium" in ca.proposed(plan)
+
+
+@pytest.mark.parametrize(
+    "plan",
+    [
+        "She needs a medical bed today, with the specialist eating disorder team guiding care.",  # held_out41 plan-1037
+        "Bring him into hospital today if he agrees.",  # held_out37 plan-790
+        "Look into the low blood sugar with the medical team before he leaves.",  # held_out51 plan-5124
+        "Make sure she is physically safe and has somewhere safe to go.",  # held_out51 plan-5142
+        "Outpatient care with her partner involved.",
+    ],
+)
+def test_a_disposition_in_other_words(ca, plan):
+    """Stop 52: plans that decide where the patient is managed in words the disposition action did not list (a medical
+    bed, into hospital, outpatient care, 'before he leaves', 'somewhere safe to go') were capped at 2 for a missing
+    disposition; the consultant rated each 4 and named the setting in the reason."""
+    assert "disposition" in ca.proposed(plan)
+
+
+@pytest.mark.parametrize("plan", ["I would see her weekly at first and then monthly.", "Not as an outpatient."])
+def test_a_follow_up_alone_is_no_disposition(ca, plan):
+    assert "disposition" not in ca.proposed(plan)
+
+
+@pytest.mark.parametrize(
+    ("plan", "action"),
+    [
+        ("Safety: ask about the death wish every day; written safety plan; no stock of tablets on leave.", "means_restriction"),  # held_out49 plan-4905
+        ("Safety: written safety plan; lithium supplies kept modest given toxicity in overdose.", "means_restriction"),  # held_out51 plan-5131
+        ("Continue lithium 300 mg twice daily; repeat the level with eGFR, calcium and TSH at the usual intervals.", "lithium_monitoring"),  # plan-5131
+        ("Check her current mood stabiliser level and adherence and raise the dose if the level is low.", "valproate_level"),  # held_out50 plan-5048
+        ("Liver: repeat LFT and FBC in a month; clotting and ultrasound.", "liver_review"),  # held_out51 plan-5155
+    ],
+)
+def test_critical_actions_in_the_words_of_hand_written_plans(ca, plan, action):
+    """Stop 52: hand-written plans rated 4-5 by a consultant were capped at 2 for a critical action they carry in words
+    the action did not list: tablets kept from stock, the level repeated for a patient on lithium, the mood
+    stabiliser's level checked, raised liver tests followed by a clotting screen."""
+    assert action in ca.started(plan)
+
+
+def test_a_suicidal_thought_denied_after_its_name_is_no_suicide_risk(ca):
+    """Stop 52: the lexicon reads only a negation said before a finding, so the record fact 'Suicidal thoughts denied;
+    talks about a concert she has tickets for of her own accord' (test-v2-0191, a woman with a mild intellectual
+    disability and generalised anxiety) made an active suicide risk, and every plan for her was capped at App 2 for a
+    missing safety plan, means restriction and a review within a week (held_out49 plan-4932 rated 5, 4933 and 4935
+    rated 4). A risk finding with a denial just after it (critical_actions.json risk_denied_after) shows no risk."""
+    from mentalhospital_env.rewards.mentaleval.guidelines import case_guideline
+
+    case = load_suite("test-v2")["test-v2-0191"]
+    assert any("Suicidal thoughts denied" in f.text for f in case.facts)
+    assert not ca.profile(case, read_denials_after=True).risks & {"suicide", "active_suicide"}
+    assert not case_guideline(case).profile.risks & {"suicide", "active_suicide"}  # what the judge reads
+    # the case audit keeps the lexicon's reading: the frozen suite's reference plan (a safety plan) still passes it
+    assert {"suicide", "active_suicide"} <= ca.case_profile(case).risks
+
+
+def test_a_suicidal_thought_not_denied_is_still_a_risk(ca):
+    case = load_suite("test-v2")["test-v2-0191"]
+    facts = tuple(replace(f, text="Suicidal thoughts most days; denied a plan.") if "Suicidal thoughts denied" in f.text else f
+                  for f in case.facts)
+    assert "suicide" in ca.profile(replace(case, facts=facts), read_denials_after=True).risks
+
+
+def test_combining_a_drug_with_therapy_is_no_warning(ca):
+    assert "antidepressant" in ca.proposed("Combining sertraline 50 mg with CBT works best for long-standing low mood.")

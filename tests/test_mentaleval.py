@@ -1553,3 +1553,53 @@ def test_a_vitamin_or_take_home_naloxone_is_a_safety_step_not_a_drug_for_another
     assert _plan_app(case, plan + " Oral thiamine 100 mg three times daily while her diet is poor.") > 2
     assert _plan_app(case, plan + " Supply take-home naloxone beside her prescribed codeine.") > 2
     assert _plan_app(case, plan + " Oral thiamine 100 mg daily. Risperidone 1 mg at night.") <= 2
+
+
+def _proposed_drugs(text: str) -> set[str]:
+    from mentalhospital_env.rewards.mentaleval.guidelines import load_formulary
+
+    return {d.name for d in load_formulary().drugs_in(text) if d.proposed}
+
+
+@pytest.mark.parametrize(
+    ("plan", "drug"),
+    [
+        ("Avoid lorazepam. Sertraline 50 mg daily.", "sertraline"),
+        ("No diazepam.\nSertraline 50 mg once daily.", "sertraline"),
+        ("Stop citalopram; start mirtazapine 15 mg at night.", "mirtazapine"),
+    ],
+)
+def test_a_refusal_ends_with_its_sentence(plan, drug):
+    """Stop 52: the drug reader carried a refused drug's refusal on to the next drug with nothing between them, across
+    a full stop: 'Avoid lorazepam. Sertraline 50 mg daily.' proposed no sertraline. A list a refusal heads stays
+    inside its sentence."""
+    assert drug in _proposed_drugs(plan)
+
+
+@pytest.mark.parametrize(
+    ("plan", "drug"),
+    [
+        # held_out50 plan-5060 (rated 5, App 1.0 for a gabapentinoid with opioids it warned against)
+        ("We went through the dangers of mixing opioids with benzodiazepines, pregabalin or alcohol.", "pregabalin"),
+        # held_out50 plan-5030 (rated 4, App 2.0 for an unindicated diazepam it called unsuitable)
+        ("I have explained that sleeping tablets or diazepam are not suitable for long-term use.", "diazepam"),
+        ("Zopiclone is not recommended.", "zopiclone"),
+        ("Avoid lorazepam, diazepam and zopiclone.", "zopiclone"),
+    ],
+)
+def test_a_drug_warned_against_is_not_proposed(plan, drug):
+    """Stop 52: a drug named only in a warning against mixing (``cues.json`` ``drug_warning_cues``, to the end of its
+    sentence) or with a refusal said just after it (``drug_avoid_after_cues``: 'are not suitable') is not proposed."""
+    assert drug not in _proposed_drugs(plan)
+
+
+@pytest.mark.parametrize(
+    ("plan", "drug"),
+    [
+        ("Warn about mixing alcohol with it. Start sertraline 50 mg.", "sertraline"),
+        ("Sertraline 50 mg daily; it is not addictive.", "sertraline"),
+        ("Buprenorphine 8 mg; warn about sedation with pregabalin if it is ever started.", "buprenorphine"),
+    ],
+)
+def test_a_warning_reaches_no_drug_outside_it(plan, drug):
+    assert drug in _proposed_drugs(plan)

@@ -366,6 +366,9 @@ class CriticalActions:
         not_now_cues: Sequence[str] = (),
         not_now_after_cues: Sequence[str] = (),
         refusal_exception_cues: Sequence[str] = (),
+        refusal_cue_compounds: Sequence[str] = (),
+        warning_cues: Sequence[str] = (),
+        risk_denied_after: Sequence[str] = (),
     ):
         self.actions = dict(actions)
         # see check: remembered per profile and plan, capped like every memo (memo_size), forgotten by clear_cache
@@ -410,6 +413,9 @@ class CriticalActions:
         self._not_now = tuple(sorted({_stems(c) for c in not_now_cues if _stems(c)}, key=len, reverse=True))
         self._not_now_after = tuple(sorted({_stems(c) for c in not_now_after_cues if _stems(c)}, key=len, reverse=True))
         self._exception = tuple(sorted({_stems(c) for c in refusal_exception_cues if _stems(c)}, key=len, reverse=True))
+        self._risk_denied_after = tuple(sorted({_stems(c) for c in risk_denied_after if _stems(c)}, key=len, reverse=True))
+        self._warning = tuple(sorted({_stems(c) for c in warning_cues if _stems(c)}, key=len, reverse=True))
+        self._compounds = tuple(sorted({_stems(c) for c in refusal_cue_compounds if _stems(c)}, key=len, reverse=True))
         self._not_pregnancy = tuple(_stems(c) for c in pregnancy_exclusions if _stems(c))
         self._dependants = tuple(_stems(c) for c in dependant_cues if _stems(c))
         self._not_dependants = tuple(_stems(c) for c in dependant_exclusions if _stems(c))
@@ -451,6 +457,16 @@ class CriticalActions:
                     return True
         return False
 
+    def _refuses(self, window: Sequence[str]) -> bool:
+        """Whether a refusal cue is said in ``window``, a cue's stem inside a compound of ``refusal_cue_compounds``
+        left out: 'follow' of 'Follow-up within a week' is not 'following' ('hyponatraemia following sertraline')."""
+        words = list(window)
+        for c in self._compounds:
+            for j in range(len(words) - len(c) + 1):
+                if tuple(words[j : j + len(c)]) == c:
+                    words[j : j + len(c)] = [""] * len(c)
+        return self._has(words, self._refusal)
+
     def _last_exception(self, stemmed: Sequence[str], lo: int, hi: int) -> int | None:
         """The index just after the last exception cue ("other than", "apart from") wholly within ``stemmed[lo:hi]``,
         or None: where a refusal said before it stops reaching."""
@@ -485,7 +501,7 @@ class CriticalActions:
             start = max((b for b in limits if b < at), default=0)
             if at - start > 4:
                 return False
-            if self._has(stemmed[start : start + 3], self._refusal):
+            if self._refuses(stemmed[start : start + 3]):
                 return True
             at = start
         return False
@@ -501,6 +517,7 @@ class CriticalActions:
         labels = frozenset(colon_breaks(plan))  # "Haloperidol: not to be given": what follows the label is said of it
         negated = negated_spans_in(plan)
         commas = frozenset(comma_breaks(plan)) - frozenset(sentence_breaks(plan))
+        openings = sorted(set(sentence_breaks(plan)) | {0})
         out: list[tuple[int, int, frozenset[str], bool]] = []
         previous: tuple[int, bool] | None = None
         for start, end, ids in self._matches(stemmed):
@@ -512,9 +529,12 @@ class CriticalActions:
             # lithium' keeps lithium (``refusal_exception_cues``); a refusal said after the exception still refuses
             excepted = self._last_exception(stemmed, max(floor, start - 4), start)
             refused = (
-                self._has(before[excepted - max(floor, start - 4) :] if excepted is not None else before, self._refusal)
+                self._refuses(before[excepted - max(floor, start - 4) :] if excepted is not None else before)
                 or self._follows(after, self._refusal_after)
                 or any(s < start < e and (excepted is None or s >= excepted) for s, e in negated)
+                # a warning against mixing reaches every drug after it in its sentence ('warn about mixing with
+                # alcohol, benzodiazepines or gabapentinoids'; ``warning_cues``)
+                or bool(self._warning) and self._has(stemmed[max(b for b in openings if b <= start) : start], self._warning)
             )
             if not refused and floor in commas and start - floor <= 3 and (
                 stemmed[start - 1 : start] and stemmed[start - 1] in _LIST_JOINS
@@ -584,8 +604,11 @@ class CriticalActions:
 
     # ------------------------------------------------------------------------------- reading a case
 
-    def profile(self, case: Any) -> Profile:
-        """A :class:`Profile` of a case (the case format of ``mentalhospital_env.cases``)."""
+    def profile(self, case: Any, read_denials_after: bool = False) -> Profile:
+        """A :class:`Profile` of a case (the case format of ``mentalhospital_env.cases``). ``read_denials_after``: a
+        risk finding denied just after it (``risk_denied_after``: 'Suicidal thoughts denied') shows no risk; the
+        judge reads so (stop 52), while the case audit and generator keep the lexicon's reading, under which the
+        frozen suites' reference plans were written and audited (test-v2-0014, 0118, 0191 carry a safety plan)."""
         from .lexicon import load_lexicon
 
         codes = tuple(normalize_code(c) for c in case.diagnosis.codes)
@@ -599,7 +622,7 @@ class CriticalActions:
         risks: set[str] = set()
         shown_by: dict[str, list[tuple[frozenset[str], tuple[str, ...]]]] = {}
         for fact in case.facts:
-            found = {m.concept_id for m in lexicon.find(fact.text) if not m.negated}
+            found = {m.concept_id for m in lexicon.find(fact.text) if not m.negated and not (read_denials_after and self._denied_after(fact.text, m.end))}
             if not found:
                 continue
             stemmed = None  # stemmed only for a fact that shows a risk sign (few do)
@@ -690,6 +713,15 @@ class CriticalActions:
         if rule.record_signs and not set(rule.record_signs) & profile.signs:
             return False
         return True
+
+    def _denied_after(self, text: str, end: int) -> bool:
+        """Whether a record finding ending at token ``end`` of ``text`` is denied by the words just after it
+        (``risk_denied_after``: 'Suicidal thoughts denied'), which the lexicon, reading negations said before a finding,
+        does not see."""
+        if not self._risk_denied_after:
+            return False
+        after = _stems(text)[end : end + max(len(c) for c in self._risk_denied_after)]
+        return any(tuple(after[: len(c)]) == c for c in self._risk_denied_after)
 
     def states_pregnancy(self, text: str) -> bool:
         """Whether ``text`` says the patient is pregnant now (``pregnancy_cues``, not negated): a birth history ("a
@@ -1132,6 +1164,9 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
         not_now_cues=_strings(where, None, "not_now_cues", raw.get("not_now_cues")),
         not_now_after_cues=_strings(where, None, "not_now_after_cues", raw.get("not_now_after_cues")),
         refusal_exception_cues=_strings(where, None, "refusal_exception_cues", raw.get("refusal_exception_cues")),
+        refusal_cue_compounds=_strings(where, None, "refusal_cue_compounds", raw.get("refusal_cue_compounds")),
+        warning_cues=_strings(where, None, "warning_cues", raw.get("warning_cues")),
+        risk_denied_after=_strings(where, None, "risk_denied_after", raw.get("risk_denied_after")),
     )
     for action_id in sorted(required):
         if action_id not in found.proposed(actions[action_id].say or ""):

@@ -107,6 +107,8 @@ class MentalEvalCues:
     limits: Mapping[str, float]
     drug_classes: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = None  # type: ignore[assignment]
     generic_therapy: CuePhrases = None  # type: ignore[assignment]
+    drug_avoid_after_cues: CuePhrases = None  # type: ignore[assignment]
+    drug_warning_cues: CuePhrases = None  # type: ignore[assignment]
     dose_described: CuePhrases = None  # type: ignore[assignment]
     continuation: CuePhrases = None  # type: ignore[assignment]
     medication_words: CuePhrases = None  # type: ignore[assignment]
@@ -197,6 +199,8 @@ def read_cue_file(raw: Mapping[str, Any], where: str = "cues.json") -> MentalEva
         limits=dict(limits),
         drug_classes=drug_classes,
         generic_therapy=CuePhrases(strings("generic_therapy") if "generic_therapy" in raw else []),
+        drug_avoid_after_cues=CuePhrases(strings("drug_avoid_after_cues") if "drug_avoid_after_cues" in raw else []),
+        drug_warning_cues=CuePhrases(strings("drug_warning_cues") if "drug_warning_cues" in raw else []),
         dose_described=CuePhrases(strings("dose_described") if "dose_described" in raw else []),
         continuation=CuePhrases(strings("continuation_cues") if "continuation_cues" in raw else []),
         medication_words=CuePhrases(strings("medication_words") if "medication_words" in raw else []),

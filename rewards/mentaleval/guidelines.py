@@ -85,19 +85,31 @@ class Formulary:
         self._classes = CuePhrases(class_phrases, class_labels)
 
     def _proposed(self, text: str, finder: CuePhrases) -> dict[str, bool]:
-        """Labels of ``finder`` in ``text``, each with whether it is proposed (no negation or avoid cue
-        within three tokens before it, nor a refused list it continues: "avoid benzodiazepines, antidepressants
-        and stimulants")."""
+        """Labels of ``finder`` in ``text``, each with whether it is proposed: not with a negation or an avoid cue
+        within three tokens before it in its sentence, nor a refusal just after it (``drug_avoid_after_cues``:
+        "diazepam is not suitable"), nor after a warning against mixing earlier in its sentence
+        (``drug_warning_cues``: "the dangers of mixing opioids with benzodiazepines, pregabalin or alcohol"), nor in a
+        refused list it continues in its sentence ("avoid benzodiazepines, antidepressants and stimulants"). A
+        refusal ends with its sentence: "Avoid lorazepam. Sertraline 50 mg" proposes sertraline (stop 52)."""
         tokens = tokenize(text)
         stemmed = [stem(t) for t in tokens]
-        avoid = load_cues().drug_avoid_cues
+        cues = load_cues()
+        avoid, after_cues, warnings = cues.drug_avoid_cues, cues.drug_avoid_after_cues, cues.drug_warning_cues
         negated = negated_spans(tokens)
+        opens = _sentence_openings(text, len(tokens))
         out: dict[str, bool] = {}
         previous: tuple[int, bool] | None = None
         for start, end, name in finder.find(stemmed):
-            window = stemmed[max(0, start - 3) : start]
-            refused = avoid.any(window) or any(s <= start < e for s, e in negated)
-            if not refused and previous is not None and previous[1]:
+            opening = opens[start]
+            closing = next((j for j in range(end, len(opens)) if opens[j] != opening), len(stemmed))
+            window = stemmed[max(opening, start - 3) : start]
+            refused = (
+                avoid.any(window)
+                or any(opening <= s <= start < e for s, e in negated)
+                or bool(after_cues) and after_cues.any(stemmed[end : min(closing, end + 3)])
+                or bool(warnings) and warnings.any(stemmed[opening:start])
+            )
+            if not refused and previous is not None and previous[1] and previous[0] > opening:
                 gap = stemmed[previous[0] : start]
                 refused = not gap or (len(gap) <= 2 and gap[0] in ("and", "or", "nor"))
             out[name] = out.get(name, False) or not refused
@@ -138,6 +150,19 @@ class Formulary:
                 phrases.append(name)
                 labels.append(therapy)
         return CuePhrases(phrases, labels).labels([stem(t) for t in tokenize(text)])
+
+
+_SENTENCE_BREAK = re.compile(r"(?<=[.;!?])\s+|\n+")
+
+
+def _sentence_openings(text: str, n: int) -> list[int]:
+    """For each of ``text``'s ``n`` tokens, the index of the first token of its sentence (split after '.', ';', '!'
+    or '?' and at line breaks); one sentence where the pieces do not tokenize to the whole text's tokens."""
+    out: list[int] = []
+    for piece in _SENTENCE_BREAK.split(text):
+        k = len(tokenize(piece))
+        out.extend([len(out)] * k)
+    return out if len(out) == n else [0] * n
 
 
 @lru_cache(maxsize=1)
@@ -252,7 +277,7 @@ def case_guideline(case: Any) -> CaseGuideline:
         unsafe=unsafe,
         safety_needed=needs_safety,
         reference_codes=codes,
-        profile=load_critical_actions().profile(case),
+        profile=load_critical_actions().profile(case, read_denials_after=True),
         principal_name=principal_name,
         principal_specific_drugs=frozenset(first - other),
         comorbid_treatments=tuple(
