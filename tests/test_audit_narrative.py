@@ -147,3 +147,13 @@ def test_a_relapse_drug_said_after_the_withdrawal_is_not_started_while_drinking(
     assert "plan.substance" not in _rules(raw)  # 'Plan an assisted alcohol withdrawal ... Afterwards start acamprosate'
     raw["treatment"]["plan"] = plan.replace("Afterwards start acamprosate", "Start acamprosate")
     assert _rules(raw)["plan.substance"]
+
+
+def test_indian_lakh_counts_are_read_in_the_components_unit() -> None:
+    """An Indian chart writes a platelet count in lakhs per cubic millimetre ('platelets 2.8 lakh/cumm' is 280 x10^9/L);
+    stop 52's reading of a Bengaluru case sheet found the audit taking it for 2.8 x10^9/L, 'outside what a living adult
+    has'. A lakh count is read as the hundred thousands it is; a count that really is impossible is still said so."""
+    values = dict((n, v) for n, v, _ in lab_values("Hb 10.1 g/dL, MCV 74 fL, platelets 2.8 lakh/cumm; smear normocytic."))
+    assert values["platelets"] == pytest.approx(280)
+    assert dict((n, v) for n, v, _ in lab_values("platelets 1.5 lakhs/cumm"))["platelets"] == pytest.approx(150)
+    assert dict((n, v) for n, v, _ in lab_values("platelets 2.8 x10^9/L"))["platelets"] == pytest.approx(2.8)
