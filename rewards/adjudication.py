@@ -813,7 +813,23 @@ def _quantities(text: str) -> frozenset[tuple[float, str]]:
     pattern, table = _spoken_amounts()
     if pattern is not None:
         text = pattern.sub(lambda m: table[m.group().lower()], text)
+    pattern, table = _shorthand_rates()
+    if pattern is not None:
+        text = pattern.sub(lambda m: table[m.group().strip().lower()], text)
     return quantities(text)
+
+
+@lru_cache(maxsize=1)
+def _shorthand_rates() -> tuple[re.Pattern | None, dict[str, str]]:
+    """contrasts.json's ``spoken_amounts.after_number``: a chart's shorthand for a rate written straight after a
+    number ("3-4x/wk", "4-6 h/d") and the words it stands for, as one pattern (only after a digit, longest
+    first)."""
+    block = _contrasts_json().get("spoken_amounts", {}).get("after_number", {})
+    table = {k.lower(): v for k, v in block.items() if not k.startswith("_")}
+    if not table:
+        return None, {}
+    alternatives = "|".join(re.escape(k) for k in sorted(table, key=len, reverse=True))
+    return re.compile(r"(?<=\d) ?(?:" + alternatives + r")(?![\w'])", re.IGNORECASE), table
 
 
 @lru_cache(maxsize=1)
@@ -1845,6 +1861,8 @@ def amount_levels(text: str) -> tuple[tuple[int, int] | None, frozenset[int]]:
             frequency.append(6)
         elif unit.startswith("time") and unit.endswith("/week"):
             frequency.append(5 if value >= 3 else 4)
+        elif unit.startswith("time") and unit.endswith("/month"):  # "1-2x/month": rare; "three times a month" near weekly
+            frequency.append(4 if value >= 3 else 3)
     span = (min(frequency), max(frequency)) if frequency else None
     return span, frozenset(said) if named else frozenset()
 

@@ -625,8 +625,16 @@ def _relatives_named(text: str) -> frozenset[Relative]:
                 )
         if i + 2 < len(bare) and bare[i + 1] == "in" and bare[i + 2] == "law":
             role = role + "_in_law"
+        elif i > 0 and tokens[i - 1].endswith("'s") and _partner_word(bare[i - 1], role_of, groups):
+            role = role + "_in_law"  # "her fiance's mum", "my husband's brother": a partner's relative, not one's own
         out.add(Relative(role, side, age))
     return frozenset(out)
+
+
+def _partner_word(word: str, role_of, groups) -> bool:
+    """Whether ``word`` names a partner (kinship's ``partner`` group: the word itself or one of its roles)."""
+    partners = groups.get("partner", frozenset())
+    return role_of.get(word) in partners or (word in groups and bool(groups[word]) and groups[word] <= partners)
 
 
 def relatives_agree(a: Relative, b: Relative) -> bool:
