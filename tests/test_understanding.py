@@ -1062,3 +1062,31 @@ def test_s51_review_cues(utterance, expected, absent):
 )
 def test_s51_review_follow_ups_the_reader_misses(utterance, context, expected):
     assert expected in understand(utterance, context).topics
+
+
+@pytest.mark.parametrize(
+    "utterance, context, expected, absent",
+    [
+        # stop 52 (heldout51's even half): "safe" after partner violence asks of the patient's safety from him, not
+        # of suicide (suicide passing_cues with yields_to_before trauma/relationships)
+        ("Are you still in touch with him? Are you safe now?", "He used to knock me about.", "trauma", "suicide"),
+        ("Are you safe now?", "Has your partner ever hit you?", "trauma", "suicide"),
+        # any other suicide cue beside it keeps the screen, and 'safe' after a suicide question stays suicide
+        ("Are you safe? Any thoughts of ending your life?", "Has your partner ever hit you?", "suicide", None),
+        ("Are you safe right now?", "Have you had any thoughts of ending your life?", "suicide", None),
+        ("Are you somewhere safe right now?", None, "suicide", None),
+        # somewhere safe to sleep is a roof, not a suicide screen
+        ("Have you got somewhere safe to kip tonight, or is it the night shelter again?", None, "living_situation",
+         "suicide"),
+        # a passing word of another topic: sexual side effects are no abuse, eating and drinking is no alcohol
+        ("Has the fluoxetine given you any funny side effects, like feeling jittery or sexual problems?", None,
+         "medication", "trauma"),
+        ("Mr Jones, has your wife been eating and drinking properly at home?", None, "appetite", "alcohol"),
+        ("Has anyone ever hurt you sexually?", None, "trauma", None),
+        ("How much are you drinking a week?", None, "alcohol", None),
+    ],
+)
+def test_s52_passing_words_and_safety_after_violence(utterance, context, expected, absent):
+    u = understand(utterance, context)
+    assert expected in u.topics, u.topics
+    assert absent is None or absent not in u.topics, u.topics

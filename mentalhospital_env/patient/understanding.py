@@ -136,6 +136,11 @@ class TopicDef:
     #: out." asks about the coke, not how the weekends are spent; "And how long have you been smoking that much?" after
     #: "I'm on about five spliffs a day." asks about the spliffs, not tobacco
     yields_to_before: tuple[str, ...] = ()
+    #: stop 52: with ``yields_to_before``, the topic's cues that alone are said in passing; a question with any other
+    #: cue of the topic asks it in its own right. "Are you safe now?" after "He used to knock me about." asks of the
+    #: patient's safety from him, not of suicide ("safe"); "Are you safe? Any thoughts of ending your life?" is the
+    #: suicide screen whatever came before. None: every cue of the topic may be said in passing
+    passing_cues: CueSet | None = None
     #: phrases of the question (``own_after``) or of the previous turn (``own_after_before``) with which the topic
     #: is asked in its own right, never in passing: "Are you a smoker?" after heroin, "How much are you smoking now?"
     #: after "Do you use any drugs?"
@@ -297,6 +302,7 @@ def load_taxonomy() -> Taxonomy:
             solo=cues_of(t["solo_cues"]) if t.get("solo_cues") else None,
             solo_unless_kinds=tuple(t.get("solo_unless_kinds", ())),
             yields_to_before=tuple(t.get("yields_to_before", ())),
+            passing_cues=cues_of(t["passing_cues"]) if t.get("passing_cues") else None,
             own_after=cues_of(t["own_after"]) if t.get("own_after") else None,
             own_after_before=cues_of(t["own_after_before"]) if t.get("own_after_before") else None,
             verbs=cues_of(t["verbs"]) if t.get("verbs") else None,
@@ -632,6 +638,14 @@ def _asked_in_own_right(topic: str, utterance: str | None, context: str | None) 
     t = tax.by_id[topic]
     if utterance is not None and t.own_after is not None and t.own_after.found(stems_of(_normal(utterance, tax))):
         return True
+    if utterance is not None and t.passing_cues is not None:
+        # the topic's cues found once the words of its passing cues are set aside ("safe" of "Are you safe? Any
+        # thoughts of ending your life?" goes, "ending your life" still reads suicide)
+        stemmed = stems_of(asked_part(_normal(utterance, tax)))
+        spans = t.passing_cues.spans(stemmed)
+        rest = [w for i, w in enumerate(stemmed) if not any(a <= i < b for a, b in spans)]
+        if topic in _topics_in(rest, tax):
+            return True
     return (context is not None and t.own_after_before is not None
             and t.own_after_before.found(stems_of(_normal(context, tax))))
 
