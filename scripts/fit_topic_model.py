@@ -145,7 +145,16 @@ OUT = ROOT / "mentalhospital_env" / "patient" / "data" / "topic_model.json"
 #: over heldout46..50 left out, 0.856 at 0.7 and at 0.75, 0.856 at 0.8 with heldout46 0.001 lower).
 #: The whole --estimate (heldout36..50, 15 folds) was not run: a fold takes two minutes on the shared machine; before
 #: the move, the folds that finished read heldout36 0.875, heldout37 0.932, heldout38 0.892.
-C = 1.0
+#: Stop 52 moved heldout51 into the fitting (12,053 utterances) and chose C over the newest sets left out in turn (each
+#: fold fitted on every other set, heldout51 included, under the patient's rules; ``--estimate --left ... --c``), cue
+#: mends of the stop not in: at the bar 0.2, C 1 -> C 3 read heldout51 0.751 -> 0.756, heldout47 0.870 -> 0.877,
+#: heldout48 0.909 -> 0.917 (mean of the three 0.843 -> 0.850), and stop 51 had measured heldout49 0.840 -> 0.844 and
+#: heldout50 0.804 -> 0.815 (fitted up to heldout50): C 3 reads better on all five of heldout47..51, so it ships
+#: (heldout49 and heldout50 were not refitted with heldout51 in: a fold takes four to seven minutes on the shared
+#: machine). The bar stays 0.2 (C 3, mean of the three: 0.845 at 0.15, 0.850 at 0.2, 0.848 at 0.25, 0.846 at 0.3), the
+#: vectors x 3 (not measured again); CARRY_ABOVE 0.7 / 0.75 / 0.8 and FLOOR_RISK_BACK 0.4 / 0.5 / 0.6 read the three
+#: folds alike at either C (their few changes of subject sit elsewhere), so both stay.
+C = 3.0
 VECTOR_SCALE = 3.0
 THRESHOLD = 0.2
 #: per-topic bars where leave-one-set-out chose one other than THRESHOLD (none at stop 46)
