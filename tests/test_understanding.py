@@ -293,35 +293,35 @@ def test_the_benchmark_reports_the_newest_held_out_topic_set_as_held_out():
 
 
 def test_the_topic_model_is_never_fitted_on_a_fresh_held_out_set(monkeypatch):
-    """The fitting script names no held-out set newer than the newest one read (stop 51 fits up to heldout50; heldout51
-    is being written at stop 51), and refuses one before opening it, whatever table it is put in: by its number, and
-    heldout51 by its name whatever the newest number read says. It works whether or not the fresh file is in the tree."""
+    """The fitting script names no held-out set newer than the newest one read (stop 52 fits up to heldout51; heldout52
+    is being written at stop 52), and refuses one before opening it, whatever table it is put in: by its number, and
+    heldout52 by its name whatever the newest number read says. It works whether or not the fresh file is in the tree."""
     sys.path.insert(0, str(ROOT / "scripts"))
     import fit_topic_model
 
-    assert fit_topic_model.NEWEST_READ == 50
+    assert fit_topic_model.NEWEST_READ == 51
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import topic_classifier
 
     assert topic_classifier.NEWEST_FITTED == fit_topic_model.NEWEST_READ  # the benchmark says which figures are fitted
-    for read in (f"interview_topics_heldout{n}.jsonl" for n in range(31, 51)):
-        assert read in fit_topic_model.SETS.values()  # development data: heldout46..50 from stop 51
+    for read in (f"interview_topics_heldout{n}.jsonl" for n in range(31, 52)):
+        assert read in fit_topic_model.SETS.values()  # development data: heldout46..50 from stop 51, heldout51 from 52
     assert not [f for f in fit_topic_model.SETS.values()
-                if re.search(r"held_?out(5[1-9]|[6-9]\d)", f.replace("-", "_"))]
+                if re.search(r"held_?out(5[2-9]|[6-9]\d)", f.replace("-", "_"))]
     # a fresh set slipped into the table is refused before any file is opened (the name points nowhere real)
     monkeypatch.setattr(fit_topic_model, "DATA", ROOT / "no-such-folder")
-    for fresh in ("interview_topics_heldout51.jsonl", "interview_topics_held_out51.jsonl",
-                  "interview_topics_heldout52.jsonl"):
+    for fresh in ("interview_topics_heldout52.jsonl", "interview_topics_held_out52.jsonl",
+                  "interview_topics_heldout53.jsonl"):
         monkeypatch.setitem(fit_topic_model.SETS, "fresh", fresh)
         with pytest.raises(SystemExit, match="fresh held-out set"):
             fit_topic_model.load("fresh")
-    monkeypatch.setattr(fit_topic_model, "NEWEST_READ", 99)  # heldout51 is refused by name, not by number alone
-    for fresh in ("interview_topics_heldout51.jsonl", "interview-topics-held-out51.jsonl"):
+    monkeypatch.setattr(fit_topic_model, "NEWEST_READ", 99)  # heldout52 is refused by name, not by number alone
+    for fresh in ("interview_topics_heldout52.jsonl", "interview-topics-held-out52.jsonl"):
         monkeypatch.setitem(fit_topic_model.SETS, "fresh", fresh)
         with pytest.raises(SystemExit, match="fresh held-out set"):
             fit_topic_model.load("fresh")
-    monkeypatch.setattr(fit_topic_model, "NEWEST_READ", 50)
-    monkeypatch.setitem(fit_topic_model.SETS, "fresh", "interview_topics_heldout50.jsonl")
+    monkeypatch.setattr(fit_topic_model, "NEWEST_READ", 51)
+    monkeypatch.setitem(fit_topic_model.SETS, "fresh", "interview_topics_heldout51.jsonl")
     with pytest.raises(FileNotFoundError):  # a set already read passes the guard (and then needs its file)
         fit_topic_model.load("fresh")
 
@@ -1065,3 +1065,66 @@ def test_s51_review_cues(utterance, expected, absent):
 )
 def test_s51_review_follow_ups_the_reader_misses(utterance, context, expected):
     assert expected in understand(utterance, context).topics
+
+
+@pytest.mark.parametrize(
+    "utterance, context, expected, absent",
+    [
+        # stop 52 (heldout51's even half): "safe" after partner violence asks of the patient's safety from him, not
+        # of suicide (suicide passing_cues with yields_to_before trauma/relationships)
+        ("Are you still in touch with him? Are you safe now?", "He used to knock me about.", "trauma", "suicide"),
+        ("Are you safe now?", "Has your partner ever hit you?", "trauma", "suicide"),
+        # any other suicide cue beside it keeps the screen, and 'safe' after a suicide question stays suicide
+        ("Are you safe? Any thoughts of ending your life?", "Has your partner ever hit you?", "suicide", None),
+        ("Are you safe right now?", "Have you had any thoughts of ending your life?", "suicide", None),
+        ("Are you somewhere safe right now?", None, "suicide", None),
+        # somewhere safe to sleep is a roof, not a suicide screen
+        ("Have you got somewhere safe to kip tonight, or is it the night shelter again?", None, "living_situation",
+         "suicide"),
+        # a passing word of another topic: sexual side effects are no abuse, eating and drinking is no alcohol
+        ("Has the fluoxetine given you any funny side effects, like feeling jittery or sexual problems?", None,
+         "medication", "trauma"),
+        ("Mr Jones, has your wife been eating and drinking properly at home?", None, "appetite", "alcohol"),
+        ("Has anyone ever hurt you sexually?", None, "trauma", None),
+        ("How much are you drinking a week?", None, "alcohol", None),
+    ],
+)
+def test_s52_passing_words_and_safety_after_violence(utterance, context, expected, absent):
+    u = understand(utterance, context)
+    assert expected in u.topics, u.topics
+    assert absent is None or absent not in u.topics, u.topics
+
+
+@pytest.mark.parametrize(
+    "utterance, expected, absent",
+    [
+        # stop 52 (heldout51's even half): words of a topic no cue knew, each met in earlier labelled sets too
+        ("Do you play the pokies much?", "gambling", None),
+        ("Do you ever chase your losses?", "gambling", None),
+        ("Do you chew paan or gutka?", "tobacco", None),
+        ("Has tik ever come your way?", "stimulants", None),
+        ("Do you feel hooked on the painkillers?", "opioids", None),
+        ("Have you ever done time, been inside?", "forensic", None),
+        ("Has she dropped a dress size or two, would you say?", "weight", None),
+        ("Are your monthlies regular?", "pregnancy", None),
+        ("Do your thoughts sometimes stop dead in the middle of a sentence?", "psychotic_other", "suicide"),
+        ("Can you tell me who's running the country at the moment?", "memory", None),
+        ("Take me through an ordinary weekday, hour by hour.", "daily_routine", None),
+        ("Did you get a statement or an EHCP for special educational needs?", "education", "beliefs"),
+        ("Have you been keeping your head above water with the mortgage?", "money", None),
+        # passing words of another topic: a chapter got through is no drink, crashing on the sofa no crash, harm to
+        # another person is no self-harm, housing benefit is money
+        ("Can you get through a newspaper article without losing the thread?", None, "alcohol"),
+        ("How much wine do you get through a night?", "alcohol", None),
+        ("Do you end up crashing on the sofa in the afternoon because the nights are so bad?", "sleep", "trauma"),
+        ("Since the crash, do you get any pictures of it popping up in your mind?", "trauma", None),
+        ("Alongside the anger, have there been thoughts of doing actual harm to another person?", "violence",
+         "self_harm"),
+        ("Are you claiming anything at the moment, ESA, Universal Credit, housing benefit?", "money",
+         "living_situation"),
+    ],
+)
+def test_s52_words_no_cue_knew(utterance, expected, absent):
+    u = understand(utterance)
+    assert expected is None or expected in u.topics, u.topics
+    assert absent is None or absent not in u.topics, u.topics

@@ -136,6 +136,11 @@ class TopicDef:
     #: out." asks about the coke, not how the weekends are spent; "And how long have you been smoking that much?" after
     #: "I'm on about five spliffs a day." asks about the spliffs, not tobacco
     yields_to_before: tuple[str, ...] = ()
+    #: stop 52: with ``yields_to_before``, the topic's cues that alone are said in passing; a question with any other
+    #: cue of the topic asks it in its own right. "Are you safe now?" after "He used to knock me about." asks of the
+    #: patient's safety from him, not of suicide ("safe"); "Are you safe? Any thoughts of ending your life?" is the
+    #: suicide screen whatever came before. None: every cue of the topic may be said in passing
+    passing_cues: CueSet | None = None
     #: phrases of the question (``own_after``) or of the previous turn (``own_after_before``) with which the topic
     #: is asked in its own right, never in passing: "Are you a smoker?" after heroin, "How much are you smoking now?"
     #: after "Do you use any drugs?"
@@ -297,6 +302,7 @@ def load_taxonomy() -> Taxonomy:
             solo=cues_of(t["solo_cues"]) if t.get("solo_cues") else None,
             solo_unless_kinds=tuple(t.get("solo_unless_kinds", ())),
             yields_to_before=tuple(t.get("yields_to_before", ())),
+            passing_cues=cues_of(t["passing_cues"]) if t.get("passing_cues") else None,
             own_after=cues_of(t["own_after"]) if t.get("own_after") else None,
             own_after_before=cues_of(t["own_after_before"]) if t.get("own_after_before") else None,
             verbs=cues_of(t["verbs"]) if t.get("verbs") else None,
@@ -493,8 +499,11 @@ def _read_embedding(utterance: str, context: str | None) -> Understanding:
 #: heldout40, kept: with the open-question rule it costs 0.008 of the leave-one-set-out mean over heldout36..44 at the
 #: reader's bar, the labelled sets holding few changes of subject, and keeps the patient on the question asked).
 #: Stop 51: 0.75, the reader refitted on heldout46..50 read voices at 0.71 in "Do you smoke at all?" after a voices
-#: question; over heldout46..50 left out 0.7 and 0.75 read alike (mean 0.856)
-CARRY_ABOVE = 0.75
+#: question; over heldout46..50 left out 0.7 and 0.75 read alike (mean 0.856).
+#: Stop 52: 0.85, the reader refitted at C 3 on every set up to heldout51 read voices at 0.81 in "Do you smoke at all?"
+#: after a voices question; over heldout47, 48 and 51 left out (fitted at C 3) 0.75 reads 0.877, 0.917, 0.756 and 0.85
+#: reads 0.875, 0.916, 0.756 (still above C 1 at 0.75 on each: 0.870, 0.909, 0.751)
+CARRY_ABOVE = 0.85
 #: stop 46 (review 2, M2): a sensitive topic that neither the cues read in the utterance nor the previous turn asked,
 #: read beside a sensitive topic the cues did read in it, is read only at this probability or more: the reader read
 #: violence at 0.28-0.36 in "Any thoughts of harming yourself?" and 4 of 40 handwritten patients answered the self-harm
@@ -632,6 +641,14 @@ def _asked_in_own_right(topic: str, utterance: str | None, context: str | None) 
     t = tax.by_id[topic]
     if utterance is not None and t.own_after is not None and t.own_after.found(stems_of(_normal(utterance, tax))):
         return True
+    if utterance is not None and t.passing_cues is not None:
+        # the topic's cues found once the words of its passing cues are set aside ("safe" of "Are you safe? Any
+        # thoughts of ending your life?" goes, "ending your life" still reads suicide)
+        stemmed = stems_of(asked_part(_normal(utterance, tax)))
+        spans = t.passing_cues.spans(stemmed)
+        rest = [w for i, w in enumerate(stemmed) if not any(a <= i < b for a, b in spans)]
+        if topic in _topics_in(rest, tax):
+            return True
     return (context is not None and t.own_after_before is not None
             and t.own_after_before.found(stems_of(_normal(context, tax))))
 
