@@ -1,0 +1,26 @@
+"""Stop 52 (s52-clin): faults a consultant marked down in the scripted clinician's notes and plans on test-v2 at stop 51
+(benchmarks/data/judge_agreement/ratings.jsonl, held_out51, and the blind A/B of /work/notes/s51/sets/ab51*): cocaine
+binges filed as binge eating, no safeguarding for a young child at home beside violence told in plain words, a stopped
+antidepressant planned as a new start."""
+
+from __future__ import annotations
+
+from tests.test_note_s47_mendc import _answer, _doctor, _line  # the note filer's probes, one copy
+from tests.test_scripted_routes import encounter, replies
+
+
+def test_a_binge_told_to_the_drug_follow_up_is_no_binge_eating():
+    # test-v2-0468 (stop 51): 'I go on binges for a couple of days at a time' to 'How often do you use stimulants ...'
+    doctor = _doctor("Emergency department. A 20-year-old man is here to see you, alone.")
+    _answer(doctor, "drug_use", "I do lines of coke, most weekends.")
+    for key in ("follow:use_amount", "follow:use_without"):
+        _answer(doctor, key, "I go on binges for a couple of days at a time.",
+                question="How often do you use stimulants, how much at a time, and since when?")
+    assert "binge_eating" not in doctor.findings.present, doctor.findings.present
+    assert "binge eating" not in _line(doctor, "History of present illness:"), doctor._note()
+
+
+def test_a_food_binge_is_still_binge_eating():
+    doctor = _doctor()
+    _answer(doctor, "binge_eating", "I go on binges, I eat everything in the fridge and can't stop.")
+    assert "binge_eating" in doctor.findings.present
