@@ -1754,6 +1754,11 @@ class ScriptedClinician(Doctor):
                 unless += tuple(tuple(stem(t) for t in tokenize(p)) for p in self.script["plan_safety"]["passive_in_reply"]["phrases"])
             if not actions._has(replies, unless):
                 risks.add(risk)
+        if self._risk_to_others():
+            # violence told in words the lexicon does not read ("I lost it and pushed someone", risk_to_others_said) is
+            # the rules' violence risk too: the plan already answered it with a risk-to-others plan, but a young child
+            # at home beside it got no safeguarding step (stop 51's consultant, test-v2-0066)
+            risks.add("violence")
         medications = f.answers.get("medications_current", "")
         home = " ".join(f.answers.get(c, "") for c in ("living_situation", "dependants"))
         w = self.walk_in

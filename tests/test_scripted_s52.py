@@ -24,3 +24,27 @@ def test_a_food_binge_is_still_binge_eating():
     doctor = _doctor()
     _answer(doctor, "binge_eating", "I go on binges, I eat everything in the fridge and can't stop.")
     assert "binge_eating" in doctor.findings.present
+
+
+PSYCHOSIS_PUSHED = [
+    (r"brought you here", "I hear voices through the walls. People are following me."),
+    (r"angry with someone|hurt anyone|harm", "I lost it and pushed someone. I'm not proud of it."),
+    (r"who do you live with", "I live with my partner and our young child."),
+    (r"depends on you|relying on you", "Our little boy, he's three."),
+    (r"medicines do you take", "I don't take anything."),
+]
+
+
+def test_violence_told_in_plain_words_beside_a_young_child_at_home_brings_safeguarding():
+    # test-v2-0066 (stop 51): a psychotic mother who pushed someone, a young child at home, no safeguarding in the plan
+    out = encounter("Outpatient clinic. A 40-year-old woman is here to see you, alone.", replies(PSYCHOSIS_PUSHED))
+    plan = out["treat"]
+    assert "Risk to others" in plan, plan
+    assert "safeguarding" in plan.lower() and "child" in plan.lower(), plan
+
+
+def test_no_safeguarding_step_for_the_same_violence_without_dependants():
+    table = [row for row in PSYCHOSIS_PUSHED if "live with" not in row[0] and "depends" not in row[0]]
+    table += [(r"who do you live with", "I live alone."), (r"depends on you|relying on you", "No, nobody.")]
+    out = encounter("Outpatient clinic. A 40-year-old woman is here to see you, alone.", replies(table))
+    assert "caring for the children" not in out["treat"], out["treat"]
