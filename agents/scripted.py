@@ -2254,6 +2254,9 @@ class ScriptedClinician(Doctor):
                 sentence = self.script["plan"]["helped_before"]["sentence"].format(
                     he=he, says="say" if he == "they" else "says", drug=drug, dose=dose
                 )
+            elif drug.lower() in stopped and not chosen:  # a relapse off it: restarted, saying so (test-v2-0403)
+                him = {"female": "her", "male": "him"}.get(self.walk_in.sex or "", "them")
+                sentence = conf["restart"].format(he=he, him=him, drug=drug, dose=dose)
             same_group = [d for d in taking if d != drug.lower() and self._same_group(d, drug.lower())]
             if drug.lower() in taking and not chosen:  # sertraline 50 mg 'started' in a woman taking it (uw-012)
                 kb_drug = next(d for d in self.kb.drugs if d.name.lower() == drug.lower())
@@ -2312,6 +2315,8 @@ class ScriptedClinician(Doctor):
         word of taking, a drug's name or one of ``pronouns``."""
         conf = self.script["plan"]["already_taking"]
         if any(re.search(rf"\b{re.escape(w)}\b", text.lower()) for w in conf["stopped"]) or has_cue(text, "ended"):
+            return True
+        if any(re.search(p, text, re.IGNORECASE) for p in conf["stopped_patterns"]):  # "until some weeks ago"
             return True
         names = {t for n in drugs for t in tokenize(n)} | pronouns
         taking_words = set(conf["taking"])

@@ -5,6 +5,8 @@ antidepressant planned as a new start."""
 
 from __future__ import annotations
 
+import re
+
 from tests.test_note_s47_mendc import _answer, _doctor, _line  # the note filer's probes, one copy
 from tests.test_scripted_routes import encounter, replies
 
@@ -48,3 +50,26 @@ def test_no_safeguarding_step_for_the_same_violence_without_dependants():
     table += [(r"who do you live with", "I live alone."), (r"depends on you|relying on you", "No, nobody.")]
     out = encounter("Outpatient clinic. A 40-year-old woman is here to see you, alone.", replies(table))
     assert "caring for the children" not in out["treat"], out["treat"]
+
+
+DEPRESSION_OFF_SERTRALINE = [
+    (r"brought you here", "My mood is low, I feel down all day every day and I've stopped enjoying anything."),
+    (r"help for your mental health before", "Depression was diagnosed at 44. I took sertraline from a psychiatrist until some weeks ago."),
+    (r"medicines do you take", "No, I'm not on any tablets, nothing regular."),
+    (r"sleep", "I can't get to sleep however tired I am."),
+]
+
+
+def test_a_stopped_antidepressant_is_restarted_with_why_it_was_stopped_asked():
+    # test-v2-0403 (stop 51): sertraline taken 'until some weeks ago' was planned 'start sertraline 50 mg once daily'
+    out = encounter("Outpatient clinic. A 53-year-old woman is here to see you, alone.", replies(DEPRESSION_OFF_SERTRALINE))
+    plan = out["treat"]
+    assert not re.search(r"\bstart sertraline", plan), plan
+    assert "restart sertraline" in plan and "ask why" in plan, plan
+
+
+def test_an_antidepressant_never_taken_is_started():
+    table = [row for row in DEPRESSION_OFF_SERTRALINE if "before" not in row[0]]
+    table.append((r"help for your mental health before", "No, never, this is the first time."))
+    out = encounter("Outpatient clinic. A 53-year-old woman is here to see you, alone.", replies(table))
+    assert "Medication: start sertraline" in out["treat"], out["treat"]
