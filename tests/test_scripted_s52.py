@@ -73,3 +73,15 @@ def test_an_antidepressant_never_taken_is_started():
     table.append((r"help for your mental health before", "No, never, this is the first time."))
     out = encounter("Outpatient clinic. A 53-year-old woman is here to see you, alone.", replies(table))
     assert "Medication: start sertraline" in out["treat"], out["treat"]
+
+
+def test_a_low_glucose_on_file_is_worked_up_in_the_plan():
+    # test-v2-0151 (stop 51): glucose 3.2 mmol/L (low) cited as 'bearing on' an anxiety disorder, nothing planned
+    table = [(r"brought you here", "I worry all the time about everything, I can't switch off."),
+             (r"sleep", "I lie awake worrying.")]
+    results = "BMP: Na 137 mmol/L, K 4.0 mmol/L, glucose 3.2 mmol/L (low; reference 3.9-7), creatinine 99 umol/L"
+    out = encounter("Emergency department. A 30-year-old man is here to see you, alone.", replies(table), results=results)
+    assert "low blood glucose" in out["treat"] and "C-peptide" in out["treat"], out["treat"]
+    normal = results.replace("3.2 mmol/L (low; reference 3.9-7)", "5.2 mmol/L")
+    out = encounter("Emergency department. A 30-year-old man is here to see you, alone.", replies(table), results=normal)
+    assert "glucose" not in out["treat"], out["treat"]
