@@ -1853,6 +1853,9 @@ class ScriptedClinician(Doctor):
             chosen.append(held["sentence"].format(drug=drug.name, reason=drug.results_reason))
         if unstable:
             chosen = [conf["medical_instability"]["medication"]]
+        elif chosen and self._unsupported(principal) and not self._drugs_taken() and not self._drugs_stopped():
+            # no finding of the disorder heard: a provisional diagnosis gets no drug (test-v2-0151, 0435)
+            chosen = [conf["unsupported_principal"]["medication"].format(name=principal.name.lower())]
         medication = " ".join(chosen)
         parts.append(
             medication or conf["no_medication"]
@@ -2453,6 +2456,12 @@ class ScriptedClinician(Doctor):
         if ratio:
             said.append(conf["said"]["ratio"].format(**levels))
         return tier, conf["sentences"][tier].format(said=_join(said))
+
+    def _unsupported(self, h: Hypothesis) -> bool:
+        """Whether no finding of ``h``'s presentation was heard (affirmed and not contradicted): a diagnosis led by the
+        service's base rate or the results alone (``plan.unsupported_principal``)."""
+        heard = set(self.findings.present) - self.findings.contradicted
+        return not {c for c, _ in h.symptoms} & heard
 
     def _results_acted_on(self, principal: Hypothesis | None = None) -> tuple[list[str], set[str]]:
         """The plan's sentences for results on file that call for action whatever the diagnosis
@@ -4457,6 +4466,8 @@ class ScriptedClinician(Doctor):
         lead = self._leading()
         evidence = _join(term(c) for c in symptoms[:6]) or "the history"
         assessment = f"Assessment: the presentation, with {evidence}, is most consistent with {self._note_name(lead[0][0])}."
+        if self._unsupported(lead[0][0]):  # nothing of it heard: provisional, and said so (test-v2-0151)
+            assessment = self.script["plan"]["unsupported_principal"]["assessment"].format(name=self._note_name(lead[0][0]))
         # a disorder it believes beside the principal one, of another kind, is a diagnosis too, not a differential
         # (stop 33's consultant: alcohol dependence with AUDIT 38 beside a cannabis dependence, test-v2-0302; a
         # moderate depression beside health anxiety, test-v2-0430, each left "only a differential")

@@ -85,3 +85,16 @@ def test_a_low_glucose_on_file_is_worked_up_in_the_plan():
     normal = results.replace("3.2 mmol/L (low; reference 3.9-7)", "5.2 mmol/L")
     out = encounter("Emergency department. A 30-year-old man is here to see you, alone.", replies(table), results=normal)
     assert "glucose" not in out["treat"], out["treat"]
+
+
+def test_no_drug_and_a_provisional_diagnosis_where_no_symptom_of_it_was_told():
+    # test-v2-0151 (stop 51): every anxiety symptom denied, yet 'most consistent with Generalized anxiety disorder'
+    # and sertraline started
+    table = [(r"brought you here", "I asked to be seen."),
+             (r"mood", "I've been feeling fine, really."),
+             (r"worry|on your mind", "Not really, I don't worry much."),
+             (r"sleep", "I sleep all right."),
+             (r"who do you live with", "I live with my wife and our two children.")]
+    out = encounter("Emergency department. A 30-year-old man is here to see you, alone.", replies(table))
+    assert not re.search(r"\bstart \w+ \d", out["treat"]), out["treat"]
+    assert "provisional" in out["write_note"], out["write_note"]
