@@ -98,3 +98,18 @@ def test_no_drug_and_a_provisional_diagnosis_where_no_symptom_of_it_was_told():
     out = encounter("Emergency department. A 30-year-old man is here to see you, alone.", replies(table))
     assert not re.search(r"\bstart \w+ \d", out["treat"]), out["treat"]
     assert "provisional" in out["write_note"], out["write_note"]
+
+
+MANIA_WITH_CHILDREN = [
+    (r"brought you here", "I've got so much energy, I barely sleep, two hours a night and I'm buzzing. I've spent thousands."),
+    (r"high|full of energy|unusually good", "Yes, I'm on top of the world, my thoughts are racing."),
+    (r"who do you live with", "I live with my partner and our two children."),
+    (r"depends on you|relying on you", "My two kids, they're six and eight."),
+    (r"medicines do you take", "I don't take anything."),
+]
+
+
+def test_a_mania_seen_in_clinic_with_children_at_home_asks_who_cares_for_them():
+    # test-v2-0105 (sample, stop 52): a manic mother of two in clinic; the rules ask it only in hospital
+    out = encounter("Outpatient clinic. A 31-year-old woman is here to see you, alone.", replies(MANIA_WITH_CHILDREN))
+    assert "caring for the children" in out["treat"] or "children at home" in out["treat"], out["treat"]
