@@ -113,3 +113,18 @@ def test_a_mania_seen_in_clinic_with_children_at_home_asks_who_cares_for_them():
     # test-v2-0105 (sample, stop 52): a manic mother of two in clinic; the rules ask it only in hospital
     out = encounter("Outpatient clinic. A 31-year-old woman is here to see you, alone.", replies(MANIA_WITH_CHILDREN))
     assert "caring for the children" in out["treat"] or "children at home" in out["treat"], out["treat"]
+
+
+def test_a_sleep_answer_in_hours_a_night_is_kept_in_the_present_illness():
+    # test-v2-0337 (stop 50): a mania note without 'Maybe three hours a night, and I'm not tired at all'
+    doctor = _doctor()
+    _answer(doctor, "elevated_mood", "I'm on top of the world, never better.")
+    _answer(doctor, "insomnia", "Maybe three hours a night, and I'm not tired at all.", question="How have you been sleeping?")
+    assert "three hours a night" in _line(doctor, "History of present illness:"), doctor._note()
+
+
+def test_a_reply_off_the_sleep_question_is_still_left_out():
+    doctor = _doctor()
+    _answer(doctor, "low_mood", "I feel low most days.")
+    _answer(doctor, "insomnia", "I'm a chef at a hotel.", question="How have you been sleeping?")
+    assert "chef" not in _line(doctor, "History of present illness:"), doctor._note()
