@@ -1372,6 +1372,7 @@ class ScriptedClinician(Doctor):
                     break
         lead = self._recurrent_first(self._adjustment_explained_first(self._stressor_first(lead)))
         lead = self._outlasted_first(lead, said)
+        lead = self._acute_first(lead, said)
         # read last, so that a specifier first moves a depression to its own psychotic form where the ranking has it
         return self._psychosis_without_mood_episode(self._psychosis_explained_first(lead))
 
@@ -1387,6 +1388,22 @@ class ScriptedClinician(Doctor):
             if durations.fits(h.code, said, self.walk_in.age) and (own is None or said <= own):
                 return [lead[i]] + lead[:i] + lead[i + 1 :]
         return lead
+
+    def _acute_first(self, lead: list[tuple[Hypothesis, float]], said: float | None) -> list[tuple[Hypothesis, float]]:
+        """``lead`` with the acute stress reaction first when a stress reaction leads on an illness heard to have lasted
+        days (``acute_first``: two days after an event, test-v2-0237), without the disorders that length cannot make
+        (a generalised anxiety's six months); unchanged otherwise."""
+        conf = self.script["acute_first"]
+        if said is None or said > conf["max_days"] or not lead[0][0].code.startswith(tuple(conf["leads"])):
+            return lead
+        acute = next((pair for pair in self._ranked_admissible() if pair[0].code == conf["then"]), None)
+        age = self.walk_in.age
+        if acute is None or (age is not None and not acute[0].age_range[0] <= age <= acute[0].age_range[1]):
+            return lead
+        durations = load_durations()
+        rest = [pair for pair in lead if pair[0].code != conf["then"]]
+        kept = [rest[0]] + [pair for pair in rest[1:] if durations.fits(pair[0].code, said, age)]
+        return [acute] + kept[: self.script["max_disorders"] - 1]
 
     def _mood_groups_heard(self, prefix: str) -> int:
         """How many symptom groups of the depressive episode (``episode_threshold`` of ``prefix``) were heard."""

@@ -128,3 +128,21 @@ def test_a_reply_off_the_sleep_question_is_still_left_out():
     _answer(doctor, "low_mood", "I feel low most days.")
     _answer(doctor, "insomnia", "I'm a chef at a hotel.", question="How have you been sleeping?")
     assert "chef" not in _line(doctor, "History of present illness:"), doctor._note()
+
+
+ACUTE_REACTION = [
+    (r"brought you here", "I want someone to talk to. I've been dazed and shaken since it happened."),
+    (r"first notice|when did", "It started about two days ago."),
+    (r"going on in your life", "I was attacked on my way home two days ago. The police brought me in."),
+    (r"mood", "I feel terrified."),
+    (r"energy|on your mind|worr", "My mind is always going, it's what if, what if, and it's exhausting."),
+    (r"heart|panic|fear", "My heart's racing and won't settle."),
+]
+
+
+def test_a_stress_reaction_of_two_days_is_an_acute_stress_reaction_with_its_first_line_care():
+    # test-v2-0237 (stop 51): two days after an event, an adjustment disorder and a GAD, no first-line acute care
+    out = encounter("Emergency department. A 30-year-old woman is here to see you, alone.", replies(ACUTE_REACTION))
+    assert "F43.0" in out["diagnose"], out["diagnose"]
+    assert "F41.1" not in out["diagnose"], out["diagnose"]
+    assert "psychological first aid" in out["treat"], out["treat"]
