@@ -146,3 +146,16 @@ def test_a_stress_reaction_of_two_days_is_an_acute_stress_reaction_with_its_firs
     assert "F43.0" in out["diagnose"], out["diagnose"]
     assert "F41.1" not in out["diagnose"], out["diagnose"]
     assert "psychological first aid" in out["treat"], out["treat"]
+
+
+def test_a_conviction_for_a_fight_is_written_in_the_risk_section():
+    # test-v2-0468 (stop 51): the assault he told was absent from the risk section
+    doctor = _doctor("Emergency department. A 20-year-old man is here to see you, alone.")
+    _answer(doctor, "homicidal_ideation", "Just the one time, the assault. I've kept out of trouble since. I was done for a fight a few years back.")
+    assert "done for a fight" in _line(doctor, "Risk assessment:"), doctor._note()
+
+
+def test_never_lashing_out_is_no_violence_in_the_risk_section():
+    doctor = _doctor()
+    _answer(doctor, "homicidal_ideation", "I've never lashed out at anyone, I'd never hurt anyone.")
+    assert "Violence" not in _line(doctor, "Risk assessment:"), doctor._note()
