@@ -2798,7 +2798,12 @@ class ScriptedClinician(Doctor):
         # a child's consent and legal framework are those of the child's age (competence, parental consent), not
         # adult mental health law (``step_substitutes`` of the age's script)
         substitutes = self.age_script.get("step_substitutes", {})
-        return list(dict.fromkeys(substitutes.get(a, a) for a in wanted))
+        steps = list(dict.fromkeys(substitutes.get(a, a) for a in wanted))
+        if "safeguarding" in steps and self.walk_in.age_group == "adult" and self._dependants_named():
+            # the safeguarding step is worded with the dependants' own sentence (who cares for the children): the
+            # children's care is not asked a second time in other words (stop 52, test-v2-0066)
+            steps = [a for a in steps if a != "dependant_care"]
+        return steps
 
     def _pronouns(self, text: str) -> str:
         pronoun = {"female": "she", "male": "he"}.get(self.walk_in.sex or "", "they")

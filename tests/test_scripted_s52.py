@@ -43,6 +43,7 @@ def test_violence_told_in_plain_words_beside_a_young_child_at_home_brings_safegu
     plan = out["treat"]
     assert "Risk to others" in plan, plan
     assert "safeguarding" in plan.lower() and "child" in plan.lower(), plan
+    assert "Check who is caring for the children" not in plan, plan  # the safeguarding sentence asks it once
 
 
 def test_no_safeguarding_step_for_the_same_violence_without_dependants():
