@@ -1390,19 +1390,22 @@ class ScriptedClinician(Doctor):
         return lead
 
     def _acute_first(self, lead: list[tuple[Hypothesis, float]], said: float | None) -> list[tuple[Hypothesis, float]]:
-        """``lead`` with the acute stress reaction first when a stress reaction leads on an illness heard to have lasted
-        days (``acute_first``: two days after an event, test-v2-0237), without the disorders that length cannot make
-        (a generalised anxiety's six months); unchanged otherwise."""
+        """``lead`` with the acute stress reaction first when its daze was heard on an illness of days and a stress
+        reaction, or a disorder that length cannot make, leads (``acute_first``: two days after an event, test-v2-0237),
+        without the disorders that length cannot make (a generalised anxiety's six months); unchanged otherwise."""
         conf = self.script["acute_first"]
-        if said is None or said > conf["max_days"] or not lead[0][0].code.startswith(tuple(conf["leads"])):
-            return lead
-        acute = next((pair for pair in self._ranked_admissible() if pair[0].code == conf["then"]), None)
-        age = self.walk_in.age
-        if acute is None or (age is not None and not acute[0].age_range[0] <= age <= acute[0].age_range[1]):
+        if said is None or said > conf["max_days"] or conf["finding"] not in self._evidence() - self.findings.denied:
             return lead
         durations = load_durations()
+        age = self.walk_in.age
+        top = lead[0][0].code
+        if top == conf["then"] or not (top.startswith(tuple(conf["leads"])) or not durations.fits(top, said, age)):
+            return lead
+        acute = next((pair for pair in self._ranked_admissible() if pair[0].code == conf["then"]), None)
+        if acute is None or (age is not None and not acute[0].age_range[0] <= age <= acute[0].age_range[1]):
+            return lead
         rest = [pair for pair in lead if pair[0].code != conf["then"]]
-        kept = [rest[0]] + [pair for pair in rest[1:] if durations.fits(pair[0].code, said, age)]
+        kept = [pair for pair in rest if pair[0].code.startswith(tuple(conf["leads"])) or durations.fits(pair[0].code, said, age)]
         return [acute] + kept[: self.script["max_disorders"] - 1]
 
     def _mood_groups_heard(self, prefix: str) -> int:
