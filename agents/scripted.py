@@ -1372,6 +1372,7 @@ class ScriptedClinician(Doctor):
                     break
         lead = self._recurrent_first(self._adjustment_explained_first(self._stressor_first(lead)))
         lead = self._outlasted_first(lead, said)
+        lead = self._acute_first(lead, said)
         # read last, so that a specifier first moves a depression to its own psychotic form where the ranking has it
         return self._psychosis_without_mood_episode(self._psychosis_explained_first(lead))
 
@@ -1387,6 +1388,25 @@ class ScriptedClinician(Doctor):
             if durations.fits(h.code, said, self.walk_in.age) and (own is None or said <= own):
                 return [lead[i]] + lead[:i] + lead[i + 1 :]
         return lead
+
+    def _acute_first(self, lead: list[tuple[Hypothesis, float]], said: float | None) -> list[tuple[Hypothesis, float]]:
+        """``lead`` with the acute stress reaction first when its daze was heard on an illness of days and a stress
+        reaction, or a disorder that length cannot make, leads (``acute_first``: two days after an event, test-v2-0237),
+        without the disorders that length cannot make (a generalised anxiety's six months); unchanged otherwise."""
+        conf = self.script["acute_first"]
+        if said is None or said > conf["max_days"] or conf["finding"] not in self._evidence() - self.findings.denied:
+            return lead
+        durations = load_durations()
+        age = self.walk_in.age
+        top = lead[0][0].code
+        if top == conf["then"] or not (top.startswith(tuple(conf["leads"])) or not durations.fits(top, said, age)):
+            return lead
+        acute = next((pair for pair in self._ranked_admissible() if pair[0].code == conf["then"]), None)
+        if acute is None or (age is not None and not acute[0].age_range[0] <= age <= acute[0].age_range[1]):
+            return lead
+        rest = [pair for pair in lead if pair[0].code != conf["then"]]
+        kept = [pair for pair in rest if pair[0].code.startswith(tuple(conf["leads"])) or durations.fits(pair[0].code, said, age)]
+        return [acute] + kept[: self.script["max_disorders"] - 1]
 
     def _mood_groups_heard(self, prefix: str) -> int:
         """How many symptom groups of the depressive episode (``episode_threshold`` of ``prefix``) were heard."""
@@ -1754,6 +1774,11 @@ class ScriptedClinician(Doctor):
                 unless += tuple(tuple(stem(t) for t in tokenize(p)) for p in self.script["plan_safety"]["passive_in_reply"]["phrases"])
             if not actions._has(replies, unless):
                 risks.add(risk)
+        if self._risk_to_others():
+            # violence told in words the lexicon does not read ("I lost it and pushed someone", risk_to_others_said) is
+            # the rules' violence risk too: the plan already answered it with a risk-to-others plan, but a young child
+            # at home beside it got no safeguarding step (stop 51's consultant, test-v2-0066)
+            risks.add("violence")
         medications = f.answers.get("medications_current", "")
         home = " ".join(f.answers.get(c, "") for c in ("living_situation", "dependants"))
         w = self.walk_in
@@ -1848,6 +1873,9 @@ class ScriptedClinician(Doctor):
             chosen.append(held["sentence"].format(drug=drug.name, reason=drug.results_reason))
         if unstable:
             chosen = [conf["medical_instability"]["medication"]]
+        elif chosen and self._unsupported(principal) and not self._drugs_taken() and not self._drugs_stopped():
+            # no finding of the disorder heard: a provisional diagnosis gets no drug (test-v2-0151, 0435)
+            chosen = [conf["unsupported_principal"]["medication"].format(name=principal.name.lower())]
         medication = " ".join(chosen)
         parts.append(
             medication or conf["no_medication"]
@@ -2249,6 +2277,9 @@ class ScriptedClinician(Doctor):
                 sentence = self.script["plan"]["helped_before"]["sentence"].format(
                     he=he, says="say" if he == "they" else "says", drug=drug, dose=dose
                 )
+            elif drug.lower() in stopped and not chosen:  # a relapse off it: restarted, saying so (test-v2-0403)
+                him = {"female": "her", "male": "him"}.get(self.walk_in.sex or "", "them")
+                sentence = conf["restart"].format(he=he, him=him, drug=drug, dose=dose)
             same_group = [d for d in taking if d != drug.lower() and self._same_group(d, drug.lower())]
             if drug.lower() in taking and not chosen:  # sertraline 50 mg 'started' in a woman taking it (uw-012)
                 kb_drug = next(d for d in self.kb.drugs if d.name.lower() == drug.lower())
@@ -2307,6 +2338,8 @@ class ScriptedClinician(Doctor):
         word of taking, a drug's name or one of ``pronouns``."""
         conf = self.script["plan"]["already_taking"]
         if any(re.search(rf"\b{re.escape(w)}\b", text.lower()) for w in conf["stopped"]) or has_cue(text, "ended"):
+            return True
+        if any(re.search(p, text, re.IGNORECASE) for p in conf["stopped_patterns"]):  # "until some weeks ago"
             return True
         names = {t for n in drugs for t in tokenize(n)} | pronouns
         taking_words = set(conf["taking"])
@@ -2443,6 +2476,12 @@ class ScriptedClinician(Doctor):
         if ratio:
             said.append(conf["said"]["ratio"].format(**levels))
         return tier, conf["sentences"][tier].format(said=_join(said))
+
+    def _unsupported(self, h: Hypothesis) -> bool:
+        """Whether no finding of ``h``'s presentation was heard (affirmed and not contradicted): a diagnosis led by the
+        service's base rate or the results alone (``plan.unsupported_principal``)."""
+        heard = set(self.findings.present) - self.findings.contradicted
+        return not {c for c, _ in h.symptoms} & heard
 
     def _results_acted_on(self, principal: Hypothesis | None = None) -> tuple[list[str], set[str]]:
         """The plan's sentences for results on file that call for action whatever the diagnosis
@@ -2737,6 +2776,11 @@ class ScriptedClinician(Doctor):
             extra += [a for a in conf["emergency"] if admitted or a not in ("capacity", "legal_framework")]
         if "suicide" in believed.risks or self._risk_unanswered():
             extra += conf["suicidal_thoughts"]
+        anywhere = conf["dependants_any_setting"]  # a psychosis or mania with children at home, in clinic too
+        if self.walk_in.age_group == "adult" and self._dependants_named() and any(
+            c.startswith(tuple(anywhere["codes"])) for c in believed.codes
+        ):
+            extra.append(anywhere["action"])
         # the steps this clinician always takes are looked for outside the drug sentences ("50 mg once daily" is no
         # follow-up within days, though the rules' phrase "daily" reads it so)
         own = " ".join(s for s in re.split(r"(?<=[.])\s+", plan) if not s.startswith(_DRUG_SENTENCES))
@@ -2757,7 +2801,12 @@ class ScriptedClinician(Doctor):
         # a child's consent and legal framework are those of the child's age (competence, parental consent), not
         # adult mental health law (``step_substitutes`` of the age's script)
         substitutes = self.age_script.get("step_substitutes", {})
-        return list(dict.fromkeys(substitutes.get(a, a) for a in wanted))
+        steps = list(dict.fromkeys(substitutes.get(a, a) for a in wanted))
+        if "safeguarding" in steps and self.walk_in.age_group == "adult" and self._dependants_named():
+            # the safeguarding step is worded with the dependants' own sentence (who cares for the children): the
+            # children's care is not asked a second time in other words (stop 52, test-v2-0066)
+            steps = [a for a in steps if a != "dependant_care"]
+        return steps
 
     def _pronouns(self, text: str) -> str:
         pronoun = {"female": "she", "male": "he"}.get(self.walk_in.sex or "", "they")
@@ -4447,6 +4496,8 @@ class ScriptedClinician(Doctor):
         lead = self._leading()
         evidence = _join(term(c) for c in symptoms[:6]) or "the history"
         assessment = f"Assessment: the presentation, with {evidence}, is most consistent with {self._note_name(lead[0][0])}."
+        if self._unsupported(lead[0][0]):  # nothing of it heard: provisional, and said so (test-v2-0151)
+            assessment = self.script["plan"]["unsupported_principal"]["assessment"].format(name=self._note_name(lead[0][0]))
         # a disorder it believes beside the principal one, of another kind, is a diagnosis too, not a differential
         # (stop 33's consultant: alcohol dependence with AUDIT 38 beside a cannabis dependence, test-v2-0302; a
         # moderate depression beside health anxiety, test-v2-0430, each left "only a differential")
