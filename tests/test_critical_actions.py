@@ -1459,3 +1459,22 @@ def test_a_denial_of_something_else_keeps_the_suicide_risk(ca, fact):
     case = load_suite("test-v2")["test-v2-0191"]
     facts = tuple(replace(f, text=fact) if "Suicidal thoughts denied" in f.text else f for f in case.facts)
     assert "suicide" in ca.profile(replace(case, facts=facts), read_denials_after=True).risks
+
+
+@pytest.mark.parametrize(
+    ("plan", "action"),
+    [
+        ("Outpatient treatment was refused.", "disposition"),
+        ("He needs somewhere safe to go but has nowhere.", "disposition"),
+        ("Admission into hospital is not needed.", "disposition"),
+        ("Clotting normal last year.", "liver_review"),
+        ("Mood stabiliser level not needed.", "lithium_monitoring"),
+        ("Mood stabiliser level not needed.", "valproate_level"),
+    ],
+)
+def test_an_action_said_as_not_done_is_not_proposed(ca, plan, action):
+    """Stop 52 review: phrases added at stop 52 for hand-written plans (outpatient, somewhere safe to go, into hospital,
+    clotting, mood stabiliser level) were read as the action where the plan says it is refused, not needed or only a
+    past result. A refusal said just after them (critical_actions.json refusal_after_cues: refused, not needed, but
+    has nowhere) now refuses them, and a clotting screen is an action only when checked or repeated."""
+    assert action not in ca.proposed(plan)
