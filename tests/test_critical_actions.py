@@ -1475,6 +1475,6 @@ def test_a_denial_of_something_else_keeps_the_suicide_risk(ca, fact):
 def test_an_action_said_as_not_done_is_not_proposed(ca, plan, action):
     """Stop 52 review: phrases added at stop 52 for hand-written plans (outpatient, somewhere safe to go, into hospital,
     clotting, mood stabiliser level) were read as the action where the plan says it is refused, not needed or only a
-    past result. A refusal said just after them (critical_actions.json refusal_after_cues: refused, not needed, but
+    past result. A refusal said just after them (critical_actions.json refusal_after_cues: was refused, not needed, but
     has nowhere) now refuses them, and a clotting screen is an action only when checked or repeated."""
     assert action not in ca.proposed(plan)
