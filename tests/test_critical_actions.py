@@ -1431,3 +1431,50 @@ def test_a_suicidal_thought_not_denied_is_still_a_risk(ca):
 
 def test_combining_a_drug_with_therapy_is_no_warning(ca):
     assert "antidepressant" in ca.proposed("Combining sertraline 50 mg with CBT works best for long-standing low mood.")
+
+
+@pytest.mark.parametrize(
+    ("plan", "action"),
+    [
+        ("Warn him about mixing alcohol with methadone, and prescribe pregabalin 300 mg twice daily.", "gabapentinoid"),
+        ("Warn him about mixing alcohol with sedatives, and start chlordiazepoxide on a reducing regimen.", "benzodiazepine_withdrawal_regimen"),
+        ("Having discussed the dangers of mixing with alcohol, start methadone 30 mg daily with a naloxone kit.", "naloxone"),
+        ("Given the risk from mixing, keep the doses low: diazepam 10 mg three times daily.", "benzodiazepine"),
+    ],
+)
+def test_a_mixing_warning_reaches_only_its_own_list(ca, plan, action):
+    """Stop 52 review: the mixing warning refused every action after it to the end of its sentence, so a drug prescribed
+    after it ('..., and prescribe pregabalin') or a withdrawal regimen started after it went unread. A proposing verb
+    or a colon ends the warning (critical_actions.json ``warning_stop_cues``)."""
+    assert action in ca.proposed(plan)
+    assert "gabapentinoid" not in ca.proposed("Warn about mixing with alcohol, benzodiazepines or gabapentinoids.")
+
+
+@pytest.mark.parametrize(
+    "fact",
+    ["Suicidal ideation, denied plan or intent.", "Suicidal thoughts denied to the GP, present daily now with a plan.",
+     "Suicidal thoughts denied, but present daily now with a plan."],
+)
+def test_a_denial_of_something_else_keeps_the_suicide_risk(ca, fact):
+    case = load_suite("test-v2")["test-v2-0191"]
+    facts = tuple(replace(f, text=fact) if "Suicidal thoughts denied" in f.text else f for f in case.facts)
+    assert "suicide" in ca.profile(replace(case, facts=facts), read_denials_after=True).risks
+
+
+@pytest.mark.parametrize(
+    ("plan", "action"),
+    [
+        ("Outpatient treatment was refused.", "disposition"),
+        ("He needs somewhere safe to go but has nowhere.", "disposition"),
+        ("Admission into hospital is not needed.", "disposition"),
+        ("Clotting normal last year.", "liver_review"),
+        ("Mood stabiliser level not needed.", "lithium_monitoring"),
+        ("Mood stabiliser level not needed.", "valproate_level"),
+    ],
+)
+def test_an_action_said_as_not_done_is_not_proposed(ca, plan, action):
+    """Stop 52 review: phrases added at stop 52 for hand-written plans (outpatient, somewhere safe to go, into hospital,
+    clotting, mood stabiliser level) were read as the action where the plan says it is refused, not needed or only a
+    past result. A refusal said just after them (critical_actions.json refusal_after_cues: was refused, not needed, but
+    has nowhere) now refuses them, and a clotting screen is an action only when checked or repeated."""
+    assert action not in ca.proposed(plan)

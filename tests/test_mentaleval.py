@@ -1603,3 +1603,71 @@ def test_a_drug_warned_against_is_not_proposed(plan, drug):
 )
 def test_a_warning_reaches_no_drug_outside_it(plan, drug):
     assert drug in _proposed_drugs(plan)
+
+
+_OPIOID_PLAN = (
+    "Start methadone 30 mg daily, supervised consumption, titrated; naloxone kit and training. Medically assisted "
+    "withdrawal from alcohol under CIWA monitoring; he is not to stop drinking suddenly; thiamine 100 mg three times "
+    "daily; LFTs. Safeguarding: ask who cares for the child when he drinks and inform children's services if needed. "
+    "BBV testing. Outpatient follow-up within a week in the drug service."
+)
+
+
+@pytest.mark.parametrize(
+    "added",
+    [
+        "Warn him about mixing alcohol with methadone, and prescribe pregabalin 300 mg twice daily for his anxiety.",
+        "Because of the dangers of mixing, we start naltrexone 50 mg daily instead of more methadone.",
+        "Given the risk from mixing, keep the doses low: pregabalin 150 mg twice daily alongside the methadone.",
+    ],
+)
+def test_a_drug_proposed_after_a_mixing_warning_is_read(added):
+    """Stop 52 (review of s52-judge): a warning against mixing refused every drug after it to the end of its sentence,
+    so a gabapentinoid or naltrexone prescribed after it beside methadone (contraindicated) went unread and the plan
+    kept App 4.84. The warning reaches only its own list: a proposing verb, a colon or a new clause ends it
+    (``cues.json`` ``drug_warning_stop_cues``)."""
+    from mentalhospital_env.cases import load_suite
+
+    case = load_suite("test-v2")["test-v2-0117"]
+    assert _plan_app(case, _OPIOID_PLAN) > 4
+    assert _plan_app(case, _OPIOID_PLAN + " " + added) <= 2
+    # the warned list itself is still warned against, not proposed
+    assert _plan_app(case, _OPIOID_PLAN + " Warn about mixing with alcohol, benzodiazepines or gabapentinoids.") > 4
+
+
+def test_a_plan_started_after_a_mixing_warning_is_read():
+    """Stop 52 review: 'Having discussed the dangers of mixing with alcohol, start methadone ... with a naloxone kit'
+    lost the naloxone (a missing critical action, App 2): the proposing verb ends the warning (critical_actions.json
+    ``warning_stop_cues``)."""
+    from mentalhospital_env.cases import load_suite
+
+    case = load_suite("test-v2")["test-v2-0117"]
+    plan = _OPIOID_PLAN.replace(
+        "Start methadone 30 mg daily, supervised consumption, titrated; naloxone kit and training.",
+        "Having discussed the dangers of mixing with alcohol, start methadone 30 mg daily, supervised consumption, "
+        "titrated, with a naloxone kit and training.",
+    )
+    assert _plan_app(case, plan) > 4
+
+
+@pytest.mark.parametrize(
+    "fact",
+    ["Suicidal ideation, denied plan or intent.", "Suicidal thoughts denied to the GP, present daily now with a plan.",
+     "Suicidal thoughts denied, but present daily now with a plan."],
+)
+def test_a_suicide_risk_with_a_denial_of_something_else_stays_a_risk(fact):
+    """Stop 52 review: a denial just after a record's suicidal thoughts cleared the risk even where it denied something
+    else ('denied plan or intent') or a later clause affirmed the thoughts ('present daily now with a plan'), and an
+    outpatient plan with no safety plan scored App 3.8. A denial counts only where it ends its clause, and not where a
+    later clause of the same fact affirms the finding (critical_actions.json ``risk_affirmed_after``)."""
+    from mentalhospital_env.cases import load_suite
+
+    base = load_suite("test-v2")["test-v2-0031"]
+    plan = ("Outpatient care with the community mental health team. Sertraline 50 mg daily, 28 days' supply; explain side "
+            "effects and the delay in onset. Refer for CBT. Follow-up in four weeks.")
+    facts = [f for f in base.facts if "suicid" not in f.text.lower()]
+    first = next(f for f in base.facts if "suicid" in f.text.lower())
+    case = replace(base, facts=(*facts, replace(first, text=fact)))
+    assert _plan_app(case, plan) <= 2
+    denied = replace(base, facts=(*facts, replace(first, text="Suicidal thoughts denied; talks about her plans for the weekend.")))
+    assert _plan_app(denied, plan) > 2

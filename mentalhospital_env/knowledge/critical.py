@@ -369,6 +369,8 @@ class CriticalActions:
         refusal_cue_compounds: Sequence[str] = (),
         warning_cues: Sequence[str] = (),
         risk_denied_after: Sequence[str] = (),
+        warning_stop_cues: Sequence[str] = (),
+        risk_affirmed_after: Sequence[str] = (),
     ):
         self.actions = dict(actions)
         # see check: remembered per profile and plan, capped like every memo (memo_size), forgotten by clear_cache
@@ -415,6 +417,8 @@ class CriticalActions:
         self._exception = tuple(sorted({_stems(c) for c in refusal_exception_cues if _stems(c)}, key=len, reverse=True))
         self._risk_denied_after = tuple(sorted({_stems(c) for c in risk_denied_after if _stems(c)}, key=len, reverse=True))
         self._warning = tuple(sorted({_stems(c) for c in warning_cues if _stems(c)}, key=len, reverse=True))
+        self._warning_stop = tuple(sorted({_stems(c) for c in warning_stop_cues if _stems(c)}, key=len, reverse=True))
+        self._risk_affirmed = tuple(sorted({_stems(c) for c in risk_affirmed_after if _stems(c)}, key=len, reverse=True))
         self._compounds = tuple(sorted({_stems(c) for c in refusal_cue_compounds if _stems(c)}, key=len, reverse=True))
         self._not_pregnancy = tuple(_stems(c) for c in pregnancy_exclusions if _stems(c))
         self._dependants = tuple(_stems(c) for c in dependant_cues if _stems(c))
@@ -456,6 +460,17 @@ class CriticalActions:
                 if window[j : j + k] == c:
                     return True
         return False
+
+    def _warned(self, before: Sequence[str]) -> bool:
+        """Whether the words of a sentence before an action (``before``) hold a warning against mixing whose list the
+        action is in: no ``warning_stop_cues`` word (a proposing verb, a new clause) between the last warning and it."""
+        last = None
+        for j in range(len(before)):
+            if any(tuple(before[j : j + len(c)]) == c for c in self._warning):
+                last = j
+        if last is None:
+            return False
+        return not (self._warning_stop and self._has(before[last + 1 :], self._warning_stop))
 
     def _refuses(self, window: Sequence[str]) -> bool:
         """Whether a refusal cue is said in ``window``, a cue's stem inside a compound of ``refusal_cue_compounds``
@@ -532,9 +547,10 @@ class CriticalActions:
                 self._refuses(before[excepted - max(floor, start - 4) :] if excepted is not None else before)
                 or self._follows(after, self._refusal_after)
                 or any(s < start < e and (excepted is None or s >= excepted) for s, e in negated)
-                # a warning against mixing reaches every drug after it in its sentence ('warn about mixing with
-                # alcohol, benzodiazepines or gabapentinoids'; ``warning_cues``)
-                or bool(self._warning) and self._has(stemmed[max(b for b in openings if b <= start) : start], self._warning)
+                # a warning against mixing reaches the drugs of its own list ('warn about mixing with alcohol,
+                # benzodiazepines or gabapentinoids'; ``warning_cues``) up to a proposing verb or a new clause
+                # ('mixing alcohol with methadone, and prescribe pregabalin'; ``warning_stop_cues``) or a colon
+                or bool(self._warning) and self._warned(stemmed[max(b for b in openings if b <= start) : start])
             )
             if not refused and floor in commas and start - floor <= 3 and (
                 stemmed[start - 1 : start] and stemmed[start - 1] in _LIST_JOINS
@@ -544,7 +560,9 @@ class CriticalActions:
             if not refused and previous is not None and previous[1] and (excepted is None or excepted <= previous[0]):
                 gap = stemmed[previous[0] : start]
                 same_sentence = not any(previous[0] <= b <= start for b in sentence_breaks(plan))
-                refused = same_sentence and 0 < len(gap) <= 3 and gap[0] in _CONNECTIVES or same_sentence and not gap
+                # a proposing verb starts a new action: 'mixing alcohol with methadone, and prescribe pregabalin'
+                proposing = bool(self._warning_stop) and self._has(gap, self._warning_stop)
+                refused = same_sentence and 0 < len(gap) <= 3 and gap[0] in _CONNECTIVES and not proposing or same_sentence and not gap
             out.append((start, end, ids, refused))
             previous = (end, refused)
         return tuple(out)
@@ -720,8 +738,18 @@ class CriticalActions:
         does not see."""
         if not self._risk_denied_after:
             return False
-        after = _stems(text)[end : end + max(len(c) for c in self._risk_denied_after)]
-        return any(tuple(after[: len(c)]) == c for c in self._risk_denied_after)
+        stemmed = _stems(text)
+        after = stemmed[end : end + max(len(c) for c in self._risk_denied_after)]
+        denial = next((c for c in self._risk_denied_after if tuple(after[: len(c)]) == c), None)
+        if denial is None:
+            return False
+        # the denial must end its clause: 'denied plan or intent' and 'denied to the GP' deny something else or
+        # to someone else (stop 52 review), and a later clause of the fact must not affirm the finding
+        # ('..., present daily now with a plan'; ``risk_affirmed_after``)
+        stop = end + len(denial)
+        if stop < len(stemmed) and stop not in set(sentence_breaks(text)) | set(comma_breaks(text)):
+            return False
+        return not (self._risk_affirmed and self._has(stemmed[stop:], self._risk_affirmed))
 
     def states_pregnancy(self, text: str) -> bool:
         """Whether ``text`` says the patient is pregnant now (``pregnancy_cues``, not negated): a birth history ("a
@@ -1167,6 +1195,8 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
         refusal_cue_compounds=_strings(where, None, "refusal_cue_compounds", raw.get("refusal_cue_compounds")),
         warning_cues=_strings(where, None, "warning_cues", raw.get("warning_cues")),
         risk_denied_after=_strings(where, None, "risk_denied_after", raw.get("risk_denied_after")),
+        warning_stop_cues=_strings(where, None, "warning_stop_cues", raw.get("warning_stop_cues")),
+        risk_affirmed_after=_strings(where, None, "risk_affirmed_after", raw.get("risk_affirmed_after")),
     )
     for action_id in sorted(required):
         if action_id not in found.proposed(actions[action_id].say or ""):

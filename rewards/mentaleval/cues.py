@@ -109,6 +109,7 @@ class MentalEvalCues:
     generic_therapy: CuePhrases = None  # type: ignore[assignment]
     drug_avoid_after_cues: CuePhrases = None  # type: ignore[assignment]
     drug_warning_cues: CuePhrases = None  # type: ignore[assignment]
+    drug_warning_stop_cues: CuePhrases = None  # type: ignore[assignment]
     dose_described: CuePhrases = None  # type: ignore[assignment]
     continuation: CuePhrases = None  # type: ignore[assignment]
     medication_words: CuePhrases = None  # type: ignore[assignment]
@@ -201,6 +202,7 @@ def read_cue_file(raw: Mapping[str, Any], where: str = "cues.json") -> MentalEva
         generic_therapy=CuePhrases(strings("generic_therapy") if "generic_therapy" in raw else []),
         drug_avoid_after_cues=CuePhrases(strings("drug_avoid_after_cues") if "drug_avoid_after_cues" in raw else []),
         drug_warning_cues=CuePhrases(strings("drug_warning_cues") if "drug_warning_cues" in raw else []),
+        drug_warning_stop_cues=CuePhrases(strings("drug_warning_stop_cues") if "drug_warning_stop_cues" in raw else []),
         dose_described=CuePhrases(strings("dose_described") if "dose_described" in raw else []),
         continuation=CuePhrases(strings("continuation_cues") if "continuation_cues" in raw else []),
         medication_words=CuePhrases(strings("medication_words") if "medication_words" in raw else []),

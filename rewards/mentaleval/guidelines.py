@@ -17,7 +17,7 @@ from typing import Any
 
 from mentalhospital_env.knowledge.codes import code_family, normalize_code
 from mentalhospital_env.knowledge.critical import load_critical_actions
-from mentalhospital_env.knowledge.language import negated_spans, stem, tokenize
+from mentalhospital_env.knowledge.language import colon_breaks, negated_spans, stem, tokenize
 from mentalhospital_env.knowledge.lexicon import load_lexicon
 
 from .cues import CuePhrases, load_cues
@@ -88,13 +88,17 @@ class Formulary:
         """Labels of ``finder`` in ``text``, each with whether it is proposed: not with a negation or an avoid cue
         within three tokens before it in its sentence, nor a refusal just after it (``drug_avoid_after_cues``:
         "diazepam is not suitable"), nor after a warning against mixing earlier in its sentence
-        (``drug_warning_cues``: "the dangers of mixing opioids with benzodiazepines, pregabalin or alcohol"), nor in a
+        (``drug_warning_cues``: "the dangers of mixing opioids with benzodiazepines, pregabalin or alcohol") up to a
+        proposing verb, a new clause or a colon (``drug_warning_stop_cues``: "mixing alcohol with methadone, and
+        prescribe pregabalin" proposes pregabalin), nor in a
         refused list it continues in its sentence ("avoid benzodiazepines, antidepressants and stimulants"). A
         refusal ends with its sentence: "Avoid lorazepam. Sertraline 50 mg" proposes sertraline (stop 52)."""
         tokens = tokenize(text)
         stemmed = [stem(t) for t in tokens]
         cues = load_cues()
         avoid, after_cues, warnings = cues.drug_avoid_cues, cues.drug_avoid_after_cues, cues.drug_warning_cues
+        stops = cues.drug_warning_stop_cues
+        colons = colon_breaks(text) if warnings else ()
         negated = negated_spans(tokens)
         opens = _sentence_openings(text, len(tokens))
         out: dict[str, bool] = {}
@@ -107,11 +111,11 @@ class Formulary:
                 avoid.any(window)
                 or any(opening <= s <= start < e for s, e in negated)
                 or bool(after_cues) and after_cues.any(stemmed[end : min(closing, end + 3)])
-                or bool(warnings) and warnings.any(stemmed[opening:start])
+                or bool(warnings) and _warned(stemmed, opening, start, warnings, stops, colons)
             )
             if not refused and previous is not None and previous[1] and previous[0] > opening:
                 gap = stemmed[previous[0] : start]
-                refused = not gap or (len(gap) <= 2 and gap[0] in ("and", "or", "nor"))
+                refused = not gap or (len(gap) <= 2 and gap[0] in ("and", "or", "nor") and not (stops and stops.any(gap)))
             out[name] = out.get(name, False) or not refused
             previous = (end, refused)
         return out
@@ -150,6 +154,16 @@ class Formulary:
                 phrases.append(name)
                 labels.append(therapy)
         return CuePhrases(phrases, labels).labels([stem(t) for t in tokenize(text)])
+
+
+def _warned(stemmed: list[str], opening: int, start: int, warnings: CuePhrases, stops: CuePhrases, colons: Iterable[int]) -> bool:
+    """Whether the drug at token ``start`` is inside the list of a warning against mixing said earlier in its sentence
+    (from ``opening``): no stop cue (a proposing verb, a new clause) and no colon between the last warning and it."""
+    ends = [e for _, e, _ in warnings.find(stemmed[opening:start])]
+    if not ends:
+        return False
+    after = opening + max(ends)
+    return not (stops and stops.any(stemmed[after:start])) and not any(after < c <= start for c in colons)
 
 
 _SENTENCE_BREAK = re.compile(r"(?<=[.;!?])\s+|\n+")
