@@ -1166,3 +1166,15 @@ def test_s52_online_grooming_is_told_to_the_safeguarding_question():
     assert "worrier" not in replies[2]
     told = " ".join(replies[3:])
     assert "photos" in told or "pictures" in told or "gaming app" in told
+
+
+def test_s52_changed_routes_answer_the_avoidance_question():
+    """hw-004 (panic attacks that began on the motorway): 'swapped motorway routes for slower roads' was filed under
+    worry, panic and work, never avoidance, and 'Have you changed anything you do because of them?' (avoidance) was
+    answered with the attacks themselves once the coffee (sensitive) was not told. Driving avoided is avoidance."""
+    from mentalhospital_env.cases import load_suite
+    from mentalhospital_env.patient import make_patient
+
+    case = next(c for c in load_suite("handwritten").cases if c.case_id == "hw-004")
+    patient = make_patient(case, variant="full", seed=0)
+    assert "slower roads" in patient.respond("Have you changed anything you do because of them?").text
