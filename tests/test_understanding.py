@@ -1128,3 +1128,56 @@ def test_s52_words_no_cue_knew(utterance, expected, absent):
     u = understand(utterance)
     assert expected is None or expected in u.topics, u.topics
     assert absent is None or absent not in u.topics, u.topics
+
+
+@pytest.mark.parametrize("utterance", [
+    "Is anything happening online that's worrying you?",
+    "Is anyone online bothering you?",
+    "Anything on your phone or apps upsetting you?",
+    "Have you met anyone through the internet?",
+    "Is anyone on social media sending you messages?",
+])
+def test_s52_online_contact_is_a_safeguarding_question(utterance):
+    """Stop 52's refit read only worry in hw-040's "Is anything happening online that's worrying you?" (trigger 0.2),
+    and the girl groomed and threatened on a gaming app answered "I'm not a big worrier."; the other wordings read
+    nothing or the complaint. Online contact is asked as a risk to the patient (trauma: sensitive, so the cues carry
+    it past the reader), and a record's grooming facts are filed there."""
+    assert "trauma" in understand(utterance).topics
+
+
+@pytest.mark.parametrize("utterance, topic", [
+    ("Do you buy painkillers online?", "opioids"),
+    ("Do you bet online at all?", "gambling"),
+])
+def test_s52_online_purchases_are_no_safeguarding_question(utterance, topic):
+    topics = understand(utterance).topics
+    assert topic in topics and "trauma" not in topics
+
+
+def test_s52_online_grooming_is_told_to_the_safeguarding_question():
+    """hw-040 (15, overdose at school): after a first guarded answer she tells the messages and the threat."""
+    from mentalhospital_env.cases import load_suite
+    from mentalhospital_env.patient import make_patient
+
+    case = next(c for c in load_suite("handwritten").cases if c.case_id == "hw-040")
+    patient = make_patient(case, variant="full", seed=0)
+    replies = [patient.respond(q).text.lower() for q in (
+        "Ruby, can you tell me what happened today?", "That sounds really hard. Thank you for telling me.",
+        "Is anything happening online that's worrying you?",
+        "You're not in trouble, and I'm here to help. Is anyone online bothering you?",
+        "Has anyone online asked you for pictures?")]
+    assert "worrier" not in replies[2]
+    told = " ".join(replies[3:])
+    assert "photos" in told or "pictures" in told or "gaming app" in told
+
+
+def test_s52_changed_routes_answer_the_avoidance_question():
+    """hw-004 (panic attacks that began on the motorway): 'swapped motorway routes for slower roads' was filed under
+    worry, panic and work, never avoidance, and 'Have you changed anything you do because of them?' (avoidance) was
+    answered with the attacks themselves once the coffee (sensitive) was not told. Driving avoided is avoidance."""
+    from mentalhospital_env.cases import load_suite
+    from mentalhospital_env.patient import make_patient
+
+    case = next(c for c in load_suite("handwritten").cases if c.case_id == "hw-004")
+    patient = make_patient(case, variant="full", seed=0)
+    assert "slower roads" in patient.respond("Have you changed anything you do because of them?").text
