@@ -43,3 +43,22 @@ def test_the_writers_frame_in_his_words_is_not_said() -> None:
         "are jealous.'"), history_of_present_illness="Seen in clinic."), "male")
     said = _said(facts)
     assert "in my words" not in said.lower() and "not mad" in said, said
+
+
+@pytest.mark.parametrize(("section", "line", "told", "unsaid"), [
+    # UK: the drinking sentence after the AUDIT total was silenced with it
+    ("substance_use", "AUDIT: 9/40. Drinks 4 cans of lager a day.", "4 cans of lager", "9/40"),
+    # US: a fact after the score's semicolon
+    ("history_of_present_illness", "PHQ-9: 19/27; not eating, lost 10 lbs since Thanksgiving.", "10 lbs", "19"),
+    # Indian: the rating, then his complaint in the same paragraph
+    ("history_of_present_illness", "HAM-D: 24. Sleep disturbed since 2 months, waking at 3 am daily.", "3 am", "24"),
+    # South African: a mania rating and what he did
+    ("history_of_present_illness", "YMRS: 32; sleeping 2 h a night, spending on credit cards.", "credit cards", "32"),
+    ("substance_use", "AUDIT: 22/40. Drinking a bottle of brandy a day since the retrenchment.", "brandy", "22"),
+])
+def test_a_scale_total_silences_its_own_score_clause_only(section: str, line: str, told: str, unsaid: str) -> None:
+    fields = {"history_of_present_illness": "Seen in clinic."}
+    fields[section] = line if section != "history_of_present_illness" else "Seen in clinic.\n" + line
+    said = _said(compile_facts(EHR(chief_complaint="Low mood.", **fields), "male"))
+    assert told in said, said  # the patient's fact after the score is his, told as before
+    assert unsaid not in said, said  # the score itself stays the clinician's
