@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from mentalhospital_env.cases.compile import compile_facts, expand_abbreviations
+from mentalhospital_env.cases.compile import compile_facts
 from mentalhospital_env.cases.model import EHR
 
 
