@@ -1258,8 +1258,7 @@ def _compile_facts(ehr, sex, data, tax, no_allergy, names, relatives, record_tex
             said = _sentence_facts(section, text, n, sex, names, data, tax, no_allergy, has_sensitive_concept,
                                    relatives_named, record_topics, relatives)
             spoken, at = _spoken_by_other(whole_text, split_sentences(text), at, voices)
-            facts.extend(replace(f, told=False, patient_says=None) if (v := spoken.get(_sentence_number(f.id) - n)) and (
-                not v.quote or _holds(f.text, v.words)) else f for f in said)
+            facts.extend(_scale_clause(said, spoken, n, data))
             n += len(split_sentences(text))
     facts = _untitled(facts, ehr)
     if gated:
@@ -1285,6 +1284,32 @@ def _compile_facts(ehr, sex, data, tax, no_allergy, names, relatives, record_tex
     if sex == "female":
         facts = _perinatal_mother_pass(facts, ehr, data, record_order)
     return tuple(_underreport_pass(_medicine_status_pass(facts, data), data))
+
+
+def _scale_clause(said: list[Fact], spoken: dict[int, Voice], n: int, data: dict[str, Any]) -> list[Fact]:
+    """``said`` (the facts of a paragraph's sentences, from sentence ``n`` on) with those another speaks, or the
+    writer writes, left unsaid (:func:`_spoken_by_other`). A rating scale's label ("AUDIT: 9/40; drinks 4 cans a
+    day", "ASSIST <date>: alcohol 21, cannabis 6") is the writer's over its score clause only: the sentence's first
+    part and the parts after it that are scores (``sentence_kinds.scale_score_pattern``); a fact after them is the
+    patient's as before."""
+    pattern = data["sentence_kinds"]["scale_score_pattern"]
+    out: list[Fact] = []
+    scored: dict[int, bool] = {}  # a scale's sentence: whether its score clause still runs
+    for f in said:
+        k = _sentence_number(f.id) - n
+        v = spoken.get(k)
+        if v and v.speaker == "scale":
+            if k not in scored or (scored[k] and re.match(pattern, f.text)):
+                scored[k] = True
+                out.append(replace(f, told=False, patient_says=None))
+            else:
+                scored[k] = False
+                out.append(f)
+        elif v and (not v.quote or _holds(f.text, v.words)):
+            out.append(replace(f, told=False, patient_says=None))
+        else:
+            out.append(f)
+    return out
 
 
 def _underreport_pass(facts: list[Fact], data: dict[str, Any]) -> list[Fact]:
@@ -2010,6 +2035,7 @@ def sentence_voices(text: str, section: str, names: tuple[str, ...], whole: str,
             # "Impression (01-Dec):", "Recommendations to GIM (numbered):", "Problem list:": a label line whose
             # numbered lines are the writer's
             kind = _label_kind(alone.group(1), kinds)
+            kind = "clinician" if kind == "scale" else kind  # "YMRS:" above its numbered item scores
             if kind in ("clinician", "family"):
                 block, carried = kind, "label"
                 pos = _find_sentence(text, para, cursor)
@@ -2053,7 +2079,11 @@ def sentence_voices(text: str, section: str, names: tuple[str, ...], whole: str,
             if k == 0 and label:
                 sentence = f"{label.group(1)} {sentence}"
                 kind = _label_kind(label.group(1), kinds)  # a paragraph's label: its kind runs to the paragraph's end
-                line_kind = sentence_kind = None if kind == "history" else kind or line_kind
+                if kind == "scale":
+                    # "AUDIT: 9/40. Drinks 4 cans a day.": a scale's total is the writer's, its own clause only
+                    sentence_kind = kind
+                else:
+                    line_kind = sentence_kind = None if kind == "history" else kind or line_kind
             elif (inner := re.match(r"^((?:[^:.!?'\u2018\u201c\"()]|\([^()]*\)){1,60}?):\s+(?=\S)", sentence)):
                 # a label inside the paragraph ("... ECG per medics: U waves, QTc 452. On direct questioning she
                 # disclosed ...") gives its own sentence a kind, not the sentences after it
@@ -2087,8 +2117,8 @@ def sentence_voices(text: str, section: str, names: tuple[str, ...], whole: str,
 def _label_kind(label: str, kinds: dict[str, Any]) -> str | None:
     """The kind of writing a label opens, from its first words outside brackets: ``"clinician"`` (the writer's own:
     "Impression (01-Dec)", "Recommendations to GIM", "O", "Capacity (...)"), ``"family"`` (relatives' histories:
-    "Family history"), ``"history"`` (the patient's told history: "HPI (patient's account)", "S", "Social"), or
-    ``None`` (a label of no kind: "Suicide screen (1 Dec)", "Insulin (told only when asked ...)")."""
+    "Family history"), ``"history"`` (the patient's told history: "HPI (patient's account)", "S", "Social"),
+    ``"scale"`` (a rating scale's name, "AUDIT", "PHQ-9": the writer's score clause only), or ``None`` (a label of no kind: "Suicide screen (1 Dec)", "Insulin (told only when asked ...)")."""
     outside = re.sub(r"\([^()]*\)?", " ", label.lower().replace("\u2019", "'"))
     words = re.findall(r"[a-z0-9/'&-]+", re.split(r"\s+-\s+", outside)[0])
     if not words or len(words) > 4:
@@ -2096,7 +2126,8 @@ def _label_kind(label: str, kinds: dict[str, Any]) -> str | None:
     for head in (" ".join(words[:3]), " ".join(words[:2]), words[0]):
         if len(head) == 1 and len(words) > 1:
             continue  # a SOAP or DAR letter is a label only alone ("A:", never "A 36-year-old woman:")
-        for kind, key in (("family", "family_labels"), ("clinician", "clinician_labels"), ("history", "history_labels")):
+        for kind, key in (("family", "family_labels"), ("clinician", "clinician_labels"), ("history", "history_labels"),
+                          ("scale", "scale_labels")):
             if head in kinds[key]:
                 return kind
     return None
@@ -2492,6 +2523,8 @@ def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
         whole = section.startswith(("mental_status_exam", "risk_assessment")) or section in data["list_sections"][:1]
         labelled = None if whole or section in ("medications", "allergies", "family_history") else _topic_label(
             sentence, sex, names, data)
+        if labelled and _label_kind(labelled[0], data["sentence_kinds"]) == "scale":
+            labelled = None  # "YMRS: 32; sleeping 2 h a night": the score, then his facts, each its own part
         if whole:
             parts = [(sentence.strip().rstrip(";"), "")]
         elif labelled and len(labelled[1].split()) <= data["max_words"] // 2 and not _finite(_clean(labelled[1], data)):
