@@ -153,7 +153,9 @@ def test_indian_lakh_counts_are_read_in_the_components_unit() -> None:
     """An Indian chart writes a platelet count in lakhs per cubic millimetre ('platelets 2.8 lakh/cumm' is 280 x10^9/L);
     stop 52's reading of a Bengaluru case sheet found the audit taking it for 2.8 x10^9/L, 'outside what a living adult
     has'. A lakh count is read as the hundred thousands it is; a count that really is impossible is still said so."""
-    values = dict((n, v) for n, v, _ in lab_values("Hb 10.1 g/dL, MCV 74 fL, platelets 2.8 lakh/cumm; smear normocytic."))
-    assert values["platelets"] == pytest.approx(280)
-    assert dict((n, v) for n, v, _ in lab_values("platelets 1.5 lakhs/cumm"))["platelets"] == pytest.approx(150)
-    assert dict((n, v) for n, v, _ in lab_values("platelets 2.8 x10^9/L"))["platelets"] == pytest.approx(2.8)
+    def read(result: str) -> dict[str, float]:
+        return {name: value for name, value, _ in lab_values(result)}
+
+    assert read("Hb 10.1 g/dL, MCV 74 fL, platelets 2.8 lakh/cumm; smear normocytic.")["platelets"] == pytest.approx(280)
+    assert read("platelets 1.5 lakhs/cumm")["platelets"] == pytest.approx(150)
+    assert read("platelets 2.8 x10^9/L")["platelets"] == pytest.approx(2.8)

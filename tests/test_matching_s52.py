@@ -10,9 +10,10 @@ pair set."""
 from __future__ import annotations
 
 import pytest
-from mentalhospital_env.knowledge.language import relatives_named
 from mentalhospital_env.rewards.adjudication import _quantities, amount_levels
 from mentalhospital_env.rewards.matching import Matcher, MatcherConfig
+
+from mentalhospital_env.knowledge.language import relatives_named
 
 
 @pytest.fixture(scope="module")
