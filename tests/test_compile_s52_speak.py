@@ -62,3 +62,19 @@ def test_a_scale_total_silences_its_own_score_clause_only(section: str, line: st
     said = _said(compile_facts(EHR(chief_complaint="Low mood.", **fields), "male"))
     assert told in said, said  # the patient's fact after the score is his, told as before
     assert unsaid not in said, said  # the score itself stays the clinician's
+
+
+@pytest.mark.parametrize("written, said", [
+    ("Not eating properly x 3 wks.", "for 3 weeks"),
+    ("Decreased sleep x 1 mth.", "for a month"),
+    ("Low mood x 2 months.", "for 2 months"),
+    ("Crying spells x10 days.", "for 10 days"),
+])
+def test_a_duration_written_x_weeks_is_how_long_not_how_many_times(written: str, said: str) -> None:
+    # an Indian or British case sheet writes how long a complaint has lasted as 'x 3 wks' / 'x 1 mth' (stop 52's fresh
+    # Bengaluru chart): it was said "Not taking food properly 3 times weeks" and "Decreased sleep once mth", the 'x N'
+    # of 'five times' and 'once' read before the duration rule, whose units left out wks, mth, week, day
+    facts = compile_facts(EHR(chief_complaint="Low mood.", history_of_present_illness=f"Seen in clinic. {written}"),
+                          "female")
+    text = _said(facts)
+    assert said in text and "times" not in text and "once" not in text, text
