@@ -110,7 +110,8 @@ NEWEST_READ = 51
 #: Stop 51 moved heldout46 to heldout50 into the fitting (development data since their stops) and refuses stop 51's
 #: fresh set, heldout51, by name (others measure on it after the stop)
 #: Stop 52 moved heldout51 into the fitting and refuses stop 52's fresh set, heldout52, by name
-FRESH = ("heldout52", "held_out52")
+#: Stop 53 refuses stop 53's fresh set, heldout53, by name as well (heldout52 stays refused until a refit reads it)
+FRESH = ("heldout52", "held_out52", "heldout53", "held_out53")
 OUT = ROOT / "mentalhospital_env" / "patient" / "data" / "topic_model.json"
 #: stop 45 measured this reader (C 1, vectors x 3, a topic at 0.5) against the cue-first reader of stops 30-45 (cue
 #: phrases mended by a per-topic stem model: ``combine``'s add/veto/confirm bars and the follow model): leave-one-set-out

@@ -227,10 +227,12 @@ def test_the_interviews_own_business_repeats_no_lexicon_question():
 #: written the same way at stop 47, its figure taken then; heldout48, written the same way at stop 48, 40 stock
 #: questions repeated, its figure taken then; heldout49, written the same way at stop 49, 34 stock questions repeated,
 #: its figure taken then; heldout50, written the same way at stop 50, none repeated, its figure taken then; heldout51,
-#: written the same way at stop 51, none repeated, its figure taken then), and stop 52's fresh set
-#: (``interview_topics_heldout52``, written apart by a writer who read no code, committed alone before anything ran on
-#: it; none of its 460 utterances repeats an earlier set: 51 stock questions that did were reworded by a second writer
-#: before it was committed) is never fitted on. A change to a
+#: written the same way at stop 51, none repeated, its figure taken then; heldout52, written the same way at stop 52,
+#: 51 stock repeats reworded before commit, its figure taken then), and stop 53's fresh set
+#: (``interview_topics_heldout53``, written apart by a writer who read no code, committed alone before anything ran on
+#: it; none of its 460 utterances repeats an earlier set, case and punctuation aside: the writer checked every earlier
+#: interview_topics file and reworded 77 repeats, stock questions included, before handing it over) is never fitted on.
+#: A change to a
 #: file is a new set and needs a new pin and a new note.
 TOPIC_SETS = [
     ("interview_topics", "5865f5011168ceab7a8bc7c7f337f2b0489852a62bc15b3d31a0b5d3965049e3", 840, 0),
@@ -263,6 +265,7 @@ TOPIC_SETS = [
     ("interview_topics_heldout50", "0a9432405eb2af3e1a5d20af41eedb330fdca1e5c4af97efa3321df21439af8e", 460, 0),
     ("interview_topics_heldout51", "be75f027ce6d896a1c3601597f6cb0c3586f76a9c5041d476f259f5071798a4a", 460, 0),
     ("interview_topics_heldout52", "03add49f89081795ef8267204e99238f1a96099cd0ec1703526b1562d4f5377f", 460, 0),
+    ("interview_topics_heldout53", "ed8e05196d88ae778fc1d93978ac4786f8d028f70041233be35096f197ec46ac", 460, 0),
 ]
 
 
