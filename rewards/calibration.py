@@ -302,7 +302,16 @@ PAIR_SETS: dict[str, tuple[str, str]] = {
         (
             "written by hand at stop 52, by a writer who read no code, from three hand-written records (hw-032, 037, "
             "038), three test-v2 cases (0053, 0207, 0365) and the unseen records uw-004, uw-018, uw-023, uw-024 and "
-            "uw-025, labelled and committed before any matcher read them; five pairs that copied heldout51 word for word were dropped before commit (thirtieth round: the held-out set)"
+            "uw-025, labelled and committed before any matcher read them; five pairs that copied heldout51 word for word were dropped before commit (thirtieth round; read at stop 53)"
+        ),
+    ),
+    "heldout53": (
+        "heldout53_pairs.jsonl",
+        (
+            "written by hand at stop 53, by a writer who read no code, from four hand-written records (hw-002, 005, "
+            "013, 034), three test-v2 cases (0246, 0410, 0440) and the unseen records uw-003, uw-007, uw-025 and uw-026, "
+            "labelled and committed before any matcher read them; the writer wrote 400 and one note line that copied an "
+            "earlier (fitted) set word for word was dropped before commit (thirty-first round: the held-out set)"
         ),
     ),
 }
@@ -311,7 +320,7 @@ PAIR_SETS: dict[str, tuple[str, str]] = {
 UNSEEN_SUITES: tuple[Path, ...] = (Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "patient_exam" / "unseen",)
 #: the newest held-out pair set: reported, never fitted on, its errors never listed (it becomes a development set at
 #: the round after its figures are taken)
-HELD_OUT_PAIRS = "heldout52"
+HELD_OUT_PAIRS = "heldout53"
 #: every split a pair may carry: the first set's two halves, then the later sets
 SPLITS: tuple[str, ...] = ("calibration", "held_out", *PAIR_SETS)
 
