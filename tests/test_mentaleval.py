@@ -879,7 +879,8 @@ def test_judge_agreement_holds_the_stop_28_slice_apart_with_its_encounters_and_r
 #: by one consultant who read no code) at stop 50; held_out50 (seed 5050, played at cb8a4f7c, 100 items rated the same
 #: way, by one consultant who read no code) at stop 51; held_out51 (seed 5151, played at d40d291d, 100 items rated the
 #: same way, by one consultant who read no code) at stop 52; held_out52 (seed 5252, played at b0e924bd, 100 items rated
-#: the same way, by one consultant who read no code) is the slice ``--disagreements`` never lists.
+#: the same way, by one consultant who read no code) at stop 53; held_out53 (seed 5353, played at 45e30f33, 100 items
+#: rated the same way, by one consultant who read no code) is the slice ``--disagreements`` never lists.
 RATED_SLICES = [
     # split, items, notes, SHA-256
     ("held_out29", 34, 16, "d2254bab7e3ec99093f097a4912dc69fe34fac5a3fd676e9ed0ea498fe75dca2"),
@@ -905,6 +906,7 @@ RATED_SLICES = [
     ("held_out50", 100, 40, "cc15f11e4f6d50484d05baebd67028e2d1d4b308d8d6d2ca20c4750003b7b636"),
     ("held_out51", 100, 40, "b098d952d6bd9d74bfccad4e481b8470b9c837f30f1baef4a83640e80cbf7e87"),
     ("held_out52", 100, 40, "753eb11e9d460ae5d6b86166748836921426c437ebf212cad755c85d305d5e94"),
+    ("held_out53", 100, 40, "c3e9b542030602424883e5f55be836e8c267b71c5e7275ffbf731999f61facc0"),
 ]
 
 
@@ -1211,7 +1213,9 @@ def test_the_shipped_calibration_is_off_and_never_fitted_on_the_newest_held_out_
     # refused by name, and PREREGISTERED51 decides on it
     # stop 52: held_out51 is development data, fitted on; the newest fresh slice, held_out52 (rated blind at stop 52), is
     # refused by name, and PREREGISTERED52 decides on it
-    assert script.EXCLUDED == (judge_agreement.HELD_OUT,) == ("held_out52",)
+    # stop 53: held_out52 is development data, fitted on; the newest fresh slice, held_out53 (rated blind at stop 53), is
+    # refused by name, and PREREGISTERED53 decides on it
+    assert script.EXCLUDED == (judge_agreement.HELD_OUT,) == ("held_out53",)
     assert judge_agreement.PREREGISTERED41["slice"] == "held_out41" and judge_agreement.PREREGISTERED41["base_commit"] == "5670465"
     assert judge_agreement.PREREGISTERED42["slice"] == "held_out42" and judge_agreement.PREREGISTERED42["base_commit"] == "d1846b4"
     assert judge_agreement.PREREGISTERED43["slice"] == "held_out43" and judge_agreement.PREREGISTERED43["base_commit"] == "4e7e189"
@@ -1223,14 +1227,15 @@ def test_the_shipped_calibration_is_off_and_never_fitted_on_the_newest_held_out_
     assert judge_agreement.PREREGISTERED50["slice"] == "held_out50" and judge_agreement.PREREGISTERED50["base_commit"] == "cb8a4f7c"
     assert judge_agreement.PREREGISTERED51["slice"] == "held_out51" and judge_agreement.PREREGISTERED51["base_commit"] == "d40d291d"
     assert judge_agreement.PREREGISTERED52["slice"] == "held_out52" and judge_agreement.PREREGISTERED52["base_commit"] == "b0e924bd"
-    assert {"held_out36", "held_out37", "held_out38", "held_out39", "held_out40", "held_out41", "held_out42", "held_out43", "held_out44", "held_out45", "held_out46", "held_out47", "held_out49", "held_out50", "held_out51"} <= set(script.SLICES)
+    assert judge_agreement.PREREGISTERED53["slice"] == "held_out53" and judge_agreement.PREREGISTERED53["base_commit"] == "45e30f33"
+    assert {"held_out36", "held_out37", "held_out38", "held_out39", "held_out40", "held_out41", "held_out42", "held_out43", "held_out44", "held_out45", "held_out46", "held_out47", "held_out49", "held_out50", "held_out51", "held_out52"} <= set(script.SLICES)
     assert not set(script.SLICES) & set(script.EXCLUDED)
     raw = json.loads(offline.CALIBRATION_PATH.read_text("utf-8"))
     assert script.DECIDED == {"note": False, "plan": False}
     for dim in ("plan", "note"):
         assert raw[dim]["enabled"] is script.DECIDED[dim]
         assert raw[dim]["slices"] == list(script.SLICES) and "held_out33" in raw[dim]["slices"]
-        assert "held_out52" not in raw[dim]["slices"] and raw[dim]["excluded"] == list(script.EXCLUDED)
+        assert "held_out53" not in raw[dim]["slices"] and raw[dim]["excluded"] == list(script.EXCLUDED)
         assert set(raw[dim]["leave_one_slice_out"]) == set(raw[dim]["slices"])
     offline._calibrations.cache_clear()
     assert offline.calibration("plan") is None and offline.calibration("note") is None
