@@ -975,6 +975,9 @@ LITHIUM_CHECKS = {"lithium_monitoring", "lithium_renal_function", "lithium_thyro
         "If she relapses despite this, lithium could be considered.",
         "Discussed lithium for the future; not started now.",
         "Lithium could be considered at a later date.",
+        # stop 53, held_out52 plan-5207 (rated 5, capped at 2 for lithium checks of a drug it did not start)
+        "Lithium can be discussed later for the mood component.",
+        "Lithium to be considered later if the mood stays high.",
     ],
 )
 def test_lithium_named_only_for_later_asks_for_no_lithium_monitoring(ca, later):
