@@ -560,14 +560,13 @@ def test_starting_a_drug_the_patient_already_takes_is_read():
 
 
 def test_a_plan_starting_a_drug_already_taken_is_capped_at_three():
-    from mentalhospital_env.cases import load_suite
     from mentalhospital_env.rewards.mentaleval.features import read_plan
     from mentalhospital_env.rewards.mentaleval.guidelines import case_guideline
     from mentalhospital_env.rewards.mentaleval.offline import treatment_score
 
     import benchmarks.judge_agreement as bench
 
-    case = bench.load_records().get(("test-v2", "test-v2-0205")) or load_suite("test-v2")["test-v2-0205"]
+    case = bench.load_records()[("test-v2", "test-v2-0205")]  # the record the stop-51 consultant rated against
     guideline = case_guideline(case)
     good = (
         "Continue lithium 300 mg twice daily; repeat the 12-hour lithium level with renal and thyroid function. "
