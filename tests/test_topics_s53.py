@@ -1,0 +1,51 @@
+"""Cue faults read in heldout52's even half at stop 53, each tried on wordings the set does not hold (the mends carry
+to a writer's next phrasing, they fit no one utterance): euphemisms for suicide ("doing away with yourself", thoughts of
+joining the dead), lay and regional names of drink and drugs ("on the sauce", hidden bottles, "bevvies", "brown sugar"),
+Indian English "taking tension" for worry, harm to "somebody" (violence, not self-harm), beliefs of bewitchment (juju,
+witchcraft, black magic), help sought from a pastor or a traditional healer, schooling named by its place ("medical
+school", Scottish Highers), "no strength" for energy, self-care named by bathing or "looking after herself", and a
+relative called "da", "ma" or "mammy" (the relative's own history, not the patient's)."""
+
+from __future__ import annotations
+
+import pytest
+
+from mentalhospital_env.patient.understanding import understand
+
+
+@pytest.mark.parametrize(
+    ("utterance", "topic"),
+    [
+        ("Have you had any thoughts of doing away with yourself?", "suicide"),
+        ("Since your wife died, any thoughts of joining her?", "suicide"),
+        ("Is he back on the sauce?", "alcohol"),
+        ("Have you found him hiding bottles in the shed?", "alcohol"),
+        ("How many bevvies would you have on a night out?", "alcohol"),
+        ("Is anyone selling you brown sugar?", "opioids"),
+        ("Do you take tension over every little thing?", "worry"),
+        ("Do you think somebody has put juju on you?", "beliefs"),
+        ("Does she believe it's witchcraft that's made her ill?", "beliefs"),
+        ("Has he ever been seen by a traditional healer for this?", "help_tried"),
+        ("Did you go to an imam about it first?", "help_tried"),
+        ("Have you felt like you might harm somebody?", "violence"),
+        ("What did you do after medical school?", "education"),
+        ("How did your Highers go?", "education"),
+        ("Do you feel like there's no strength in you at all?", "energy"),
+        ("Is he still bathing and looking after himself?", "functioning"),
+        ("Did your da ever see a psychiatrist?", "family_history"),
+        ("Was your ma ever in hospital with her nerves?", "family_history"),
+    ],
+)
+def test_a_heldout52_cue_fault_is_mended_in_a_new_wording(utterance, topic):
+    assert topic in understand(utterance).topics
+
+
+@pytest.mark.parametrize(
+    ("utterance", "topic"),
+    [
+        ("Any urges to harm somebody else?", "self_harm"),  # harm to another is violence, not self-harm
+        ("Did your da have diabetes?", "medical_history"),  # the father's illness is family history
+    ],
+)
+def test_the_mended_wording_no_longer_reads_the_wrong_topic(utterance, topic):
+    assert topic not in understand(utterance).topics
