@@ -3195,8 +3195,12 @@ class ScriptedClinician(Doctor):
         at = replies.index(reply) if reply in replies else len(replies)
         split = r"(?<=[.!?])\s+|,\s+and\s+|\s+-\s+and\s+"
         asked = f.reply_keys + [""] * (len(replies) - len(f.reply_keys))
+        # a piece too short to be anyone's own answer ("No, no.", "Not at all.") is said again to the next question as
+        # a new answer, not as the earlier one repeated (repeat_min_words; stop 52's consultant, test-v2-0396: 'No, no.'
+        # to the question about help before was written 'Asked, no direct answer' after 'No, no. I don't hear voices.')
+        least = self.script["repeat_min_words"]
         return {self._normal(p) for r, k in zip(replies[:at], asked[:at]) if r != reply and k != key
-                for p in re.split(split, r) if p.strip()}
+                for p in re.split(split, r) if p.strip() and len(re.findall(r"[\w']+", p)) >= least}
 
     def _repeat_only(self, key: str) -> bool:
         """Whether the reply to ``key``'s question said only earlier answers again, none of them on its subject
