@@ -1849,8 +1849,9 @@ class ScriptedClinician(Doctor):
         # a child's or adolescent's depression: the age's own drug sentence (fluoxetine, by the CAMHS psychiatrist)
         by_code = self.age_script.get("medication_by_code", {})
         instead = next((text for prefix, text in by_code.items() if principal.code.startswith(prefix)), None)
+        awaiting = None
         if instead is None:  # at any age: no drug before the test that confirms the diagnosis (adult narcolepsy)
-            instead = self._medication_awaits_test(principal)
+            instead = awaiting = self._medication_awaits_test(principal)
         first = conf["drinking_first"]
         he = {"female": "she", "male": "he"}.get(self.walk_in.sex or "", "they")
         drinking_first = instead is None and principal.code.startswith(tuple(first["prefixes"])) and self.heavy_drinking(dependent=True)
@@ -1860,6 +1861,8 @@ class ScriptedClinician(Doctor):
         # believed: insomnia that leads with generalised anxiety beside it gets no hypnotic as a course (test-v2-0432)
         differential = replace(profile, codes=tuple(dict.fromkeys([*profile.codes, *sorted(others)])))
         self._held_for_results = []
+        if instead and actions.check(differential, instead).contraindicated:
+            instead = conf["no_medication"]  # the second line it names is unsafe beside the differential (sleep apnoea)
         if instead:  # the age's own drug sentence is held to the results on file as any other choice (review S4)
             held_now = [d for d in self.kb.drugs if set(d.unsafe_with_results) & differential.findings
                         and re.search(rf"\b{re.escape(d.name.lower())}\b", instead.lower())]
@@ -1917,7 +1920,8 @@ class ScriptedClinician(Doctor):
             if extra:
                 parts.append(conf["comorbid_therapy"].format(name=h.name[0].lower() + h.name[1:], therapy=extra))
         # an item that speaks of a drug ("continue antidepressant for two years") only beside that drug
-        prescribed = actions.proposed(medication)
+        # a sentence in place of the drug starts none, whatever drug it names for later (a hypnotic after CBT-I)
+        prescribed = set() if awaiting and medication == awaiting else actions.proposed(medication)
         drug_items = set(conf["drug_actions"])
         # a child's own treatment of the disorder where the adult's does not fit (sleep apnoea at 9: the ENT surgeon
         # for the tonsils and adenoids, not CPAP and weight loss; uw-011)

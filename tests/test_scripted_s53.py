@@ -4,7 +4,10 @@ by a mechanism meant to carry to cases not seen."""
 
 from __future__ import annotations
 
+import re
+
 from tests.test_note_s47_mendc import _answer, _doctor, _line  # the note filer's probes, one copy
+from tests.test_scripted_routes import encounter, replies
 
 
 def test_a_bare_no_said_before_is_still_the_answer_to_a_history_question():
@@ -26,3 +29,26 @@ def test_a_longer_sentence_said_again_is_still_no_answer_to_a_history_question()
     _answer(doctor, "excessive_worry", "I worry about everything, my health, the bills.")
     _answer(doctor, "past_psychiatric_treatment", "Like I said, I worry about everything, my health, the bills.")
     assert "no direct answer" in _line(doctor, "Past psychiatric history:"), doctor._note()
+
+
+INSOMNIA_DRIVER = [
+    (r"brought you here", "I can't get off to sleep however tired I am. Then I'm a zombie the next day."),
+    (r"first notice|started", "It started about four months ago."),
+    (r"sleeping", "I lie awake for hours, I dread going to bed."),
+    (r"day-to-day|energy", "I'm shattered all day. I drive a van for work and I nod off at lunch in the cab."),
+    (r"mood", "My mood's fine, just tired."),
+    (r"enjoyment", "I still enjoy my football."),
+    (r"medicines do you take", "I don't take any tablets."),
+    (r"alcohol", "Just a glass of wine at the weekend."),
+]
+
+
+def test_chronic_insomnia_gets_cbt_i_first_and_no_hypnotic_started_at_once():
+    # test-v2-0108, test-v2-0444 (stop 52): a plumber and a taxi driver with chronic insomnia were started on zolpidem
+    # beside CBT-I; CBT-I comes first, a hypnotic is second line, short-term, with the driving warning
+    out = encounter("Outpatient clinic. A 56-year-old man is here to see you, alone.", replies(INSOMNIA_DRIVER))
+    assert out["diagnose"] and "F51.0" in out["diagnose"], out["diagnose"]
+    plan = out["treat"]
+    assert not re.search(r"\bstart (?:zolpidem|zopiclone|melatonin|temazepam)", plan, re.IGNORECASE), plan
+    assert "insomnia" in plan.lower() and re.search(r"cognitive behavioural therapy for insomnia|CBT for insomnia", plan), plan
+    assert re.search(r"not to drive", plan), plan
