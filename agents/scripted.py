@@ -1374,7 +1374,7 @@ class ScriptedClinician(Doctor):
         lead = self._outlasted_first(lead, said)
         lead = self._acute_first(lead, said)
         # read last, so that a specifier first moves a depression to its own psychotic form where the ranking has it
-        return self._psychosis_without_mood_episode(self._psychosis_explained_first(lead))
+        return self._manic_features_first(self._psychosis_without_mood_episode(self._psychosis_explained_first(lead)))
 
     def _outlasted_first(self, lead: list[tuple[Hypothesis, float]], said: float | None) -> list[tuple[Hypothesis, float]]:
         """``lead`` with the first disorder whose durations fit the length heard first when the lead is a reaction that
@@ -1436,6 +1436,28 @@ class ScriptedClinician(Doctor):
             if pair[0].code.startswith(tuple(conf["then"])) and heard & {c for c, _ in pair[0].symptoms}
             and pair[1] > conf["min_score"]  # a psychosis that nothing else heard speaks for does not lead
         ]
+        fitting = [pair for pair in candidates if said is None or durations.fits(pair[0].code, said, self.walk_in.age)]
+        best = (fitting or candidates or [None])[0]
+        if best is None:
+            return lead
+        rest = [pair for pair in lead if pair[0] is not best[0]]
+        return [best] + rest[: self.script["max_disorders"] - 1]
+
+    def _manic_features_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
+        """``lead`` with a mood disorder that explains the psychosis first when a psychosis without a mood episode
+        leads beside an elevated mood and other manic findings heard (``manic_features_first``): 'I feel absolutely
+        amazing', talking too fast and a poisoning belief are a manic or schizoaffective picture, not a delusional
+        disorder (test-v2-0015); the former lead stays on the differential."""
+        conf = self.script["manic_features_first"]
+        if not lead[0][0].code.startswith(tuple(conf["codes"])):
+            return lead
+        told = (set(self.findings.present) - self.findings.contradicted) | (self.findings.inferred - self.findings.denied)
+        if not set(conf["core"]) & told or sum(bool(set(g) & told) for g in conf["groups"]) < conf["min_groups"]:
+            return lead
+        heard = set(self.script["psychosis_explained"]["findings"]) & told
+        said, durations = self._illness_days(), load_durations()
+        candidates = [pair for pair in self._ranked_admissible()
+                      if pair[0].code.startswith(tuple(conf["then"])) and heard & {c for c, _ in pair[0].symptoms}]
         fitting = [pair for pair in candidates if said is None or durations.fits(pair[0].code, said, self.walk_in.age)]
         best = (fitting or candidates or [None])[0]
         if best is None:

@@ -6,7 +6,12 @@ from __future__ import annotations
 
 import re
 
+import gymnasium
+from mentalhospital_env.agents.scripted import ScriptedClinician
+
+import mentalhospital_env  # noqa: F401  (registers the environments)
 from tests.test_note_s47_mendc import _answer, _doctor, _line  # the note filer's probes, one copy
+from tests.test_scripted_clinician import play
 from tests.test_scripted_routes import encounter, replies
 
 
@@ -52,3 +57,25 @@ def test_chronic_insomnia_gets_cbt_i_first_and_no_hypnotic_started_at_once():
     assert not re.search(r"\bstart (?:zolpidem|zopiclone|melatonin|temazepam)", plan, re.IGNORECASE), plan
     assert "insomnia" in plan.lower() and re.search(r"cognitive behavioural therapy for insomnia|CBT for insomnia", plan), plan
     assert re.search(r"not to drive", plan), plan
+
+
+
+def test_an_elevated_mood_beside_a_persecutory_belief_is_no_delusional_disorder():
+    # test-v2-0015 (stop 52): 'I feel absolutely amazing. Best I've ever felt in my life!', talking too much and a
+    # poisoning belief were called a delusional disorder and given risperidone 1 mg: the mood disorder that explains
+    # the belief leads (manic_features_first), and the plan treats the mood episode
+    env = gymnasium.make("MentalHospital-v0", suite="test-v2", turn_budget=40)
+    try:
+        chart = play(env, ScriptedClinician(), "test-v2-0015")
+    finally:
+        env.close()
+    assert chart.disorders[0].startswith(("F25", "F31", "F30")), chart.disorders
+    assert "risperidone 1 mg" not in chart.treatment, chart.treatment
+
+
+def test_a_persecutory_belief_without_elevated_mood_stays_a_psychosis():
+    doctor = _doctor("Outpatient clinic. A 53-year-old woman is here to see you, alone.")
+    _answer(doctor, "persecutory_delusions", "My neighbours are poisoning my food, I only eat tins.")
+    _answer(doctor, "pressured_speech", "Sorry, sorry, talking too much again!")
+    _answer(doctor, "elevated_mood", "No, never, I haven't been on a high.")
+    assert not doctor._leading()[0][0].code.startswith(("F25", "F31", "F30")), doctor._leading()
