@@ -4356,7 +4356,9 @@ class ScriptedClinician(Doctor):
             c
             # nor a denial beside the same finding told in the first person by an informant of their own life ("I had
             # depression after the youngest was born", the mother's): the encounter holds both, so neither is written
-            for c in f.denied - set(f.present) - implied - shown - set(conf["said_elsewhere"]) - f.informant_own
+            # nor a denial that the clinician's own reading of another answer contradicts ("Fantastic, I suppose" as
+            # the mood beside "I haven't been on a high": no 'denies elevated mood', test-v2-0201)
+            for c in f.denied - set(f.present) - implied - shown - set(conf["said_elsewhere"]) - f.informant_own - f.inferred
             if c in lex and lex.get(c).kind in ("symptom", "sign") and c in expected
         )
         lines = [f"Identifying data: {f.walk_in.splitlines()[0] if f.walk_in else 'not recorded'}"]

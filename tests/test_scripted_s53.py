@@ -79,3 +79,26 @@ def test_a_persecutory_belief_without_elevated_mood_stays_a_psychosis():
     _answer(doctor, "pressured_speech", "Sorry, sorry, talking too much again!")
     _answer(doctor, "elevated_mood", "No, never, I haven't been on a high.")
     assert not doctor._leading()[0][0].code.startswith(("F25", "F31", "F30")), doctor._leading()
+
+
+def test_no_denial_of_elevated_mood_beside_a_mood_given_as_fantastic():
+    # test-v2-0201 (stop 52): 'She denies elevated mood' beside 'Mood described as "Fantastic, I suppose"'
+    doctor = _doctor("Inpatient ward. A 37-year-old woman is here to see you, alone.")
+    _answer(doctor, "hpi:complaint", "I'm going to be the richest person on earth. I've invented a way to end poverty.",
+            question="What has brought you here?")
+    _answer(doctor, "mse:mood", "Let me think. Fantastic, I suppose.",
+            question="In your own words, how would you describe your mood right now?")
+    _answer(doctor, "elevated_mood", "No, no, and I haven't been on a high.")
+    hpi = _line(doctor, "History of present illness:")
+    assert not re.search(r"denies[^.]*elevated mood", hpi), hpi
+    assert "Fantastic" in doctor._note(), doctor._note()
+
+
+def test_a_denial_of_elevated_mood_stands_beside_an_ordinary_mood():
+    doctor = _doctor("Inpatient ward. A 37-year-old woman is here to see you, alone.")
+    _answer(doctor, "hpi:complaint", "I'm going to be the richest person on earth. I've invented a way to end poverty.",
+            question="What has brought you here?")
+    _answer(doctor, "mse:mood", "Not brilliant, to be honest. Fed up.",
+            question="In your own words, how would you describe your mood right now?")
+    _answer(doctor, "elevated_mood", "No, no, and I haven't been on a high.")
+    assert re.search(r"denies[^.]*elevated mood", _line(doctor, "History of present illness:")), doctor._note()
