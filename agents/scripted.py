@@ -4415,6 +4415,13 @@ class ScriptedClinician(Doctor):
                 if rule["key"] in concepts and parts and claimed \
                         and re.search(rule["against"], f.answers.get(rule["against_key"], ""), re.IGNORECASE):
                     parts.append(rule["sentence"])  # two answers that cannot both be true: said, not copied as fact
+            stopped_since = writing["to_reconcile"]["stopped_since"]
+            if "medications_current" in concepts and parts:
+                # a drug named among the current medicines whose latest word, later in the interview, is that it was
+                # stopped ("I take lithium" then "Lithium helped. I stopped it a few weeks ago", test-v2-0201)
+                # (read as taken there: "I used to take aripiprazole" in that answer already says it is not current)
+                for drug in [d for d in self._drugs_taken() if d in self._drugs_stopped()]:
+                    parts.append(stopped_since.format(drug=drug[:1].upper() + drug[1:]))
             if parts:
                 lines.append(f"{heading}: {' '.join(parts)}")
         # the first sentence of the mood answers that speaks of a mood: an answer drifting elsewhere is no mood

@@ -102,3 +102,29 @@ def test_a_denial_of_elevated_mood_stands_beside_an_ordinary_mood():
             question="In your own words, how would you describe your mood right now?")
     _answer(doctor, "elevated_mood", "No, no, and I haven't been on a high.")
     assert re.search(r"denies[^.]*elevated mood", _line(doctor, "History of present illness:")), doctor._note()
+
+
+def test_a_drug_named_as_current_then_said_to_be_stopped_is_not_left_as_current():
+    # test-v2-0201 (stop 52): 'Medications: Current medications: "I take lithium"' beside 'Lithium helped. I stopped
+    # it a few weeks ago' told later
+    doctor = _doctor("Inpatient ward. A 37-year-old woman is here to see you, alone.")
+    _answer(doctor, "medications_current", "I take lithium, I take tablets.")
+    _answer(doctor, "past_psychiatric_treatment", "I've been known to the mental health team since I was 32. Lithium helped. "
+            "But I stopped it a few weeks ago.")
+    line = _line(doctor, "Medications:")
+    assert "stopped" in line, doctor._note()
+
+
+def test_a_drug_still_taken_is_left_as_current():
+    doctor = _doctor("Inpatient ward. A 37-year-old woman is here to see you, alone.")
+    _answer(doctor, "medications_current", "I take lithium, 400 mg at night.")
+    _answer(doctor, "past_psychiatric_treatment", "I've been known to the mental health team since I was 32. Lithium helps.")
+    assert "stopped" not in _line(doctor, "Medications:"), doctor._note()
+
+
+def test_a_drug_the_medicines_answer_already_calls_past_gets_no_second_sentence():
+    # hw-021, hw-026: 'I don't take any currently. I used to take aripiprazole' already says it is not current
+    doctor = _doctor()
+    _answer(doctor, "medications_current", "I don't take any currently. I used to take aripiprazole.")
+    _answer(doctor, "past_psychiatric_treatment", "I stopped aripiprazole last year.")
+    assert "later said to have been stopped" not in _line(doctor, "Medications:"), doctor._note()
