@@ -2436,6 +2436,8 @@ class ScriptedClinician(Doctor):
         for prefix, rule in self.script["plan"]["medication_by_code"].items():
             if prefix.startswith("_") or not principal.code.startswith(prefix):
                 continue
+            if rule.get("sedative") and self._drinks_nightly():
+                return None  # no hypnotic, even later, beside nightly drinking: plan.sedatives_beside_drinking says so
             confirmed = any(
                 name.lower() in rule["confirmed_by"] and re.search(rule["confirmed_pattern"], result, re.IGNORECASE)
                 for name, result in self.findings.exam_results
