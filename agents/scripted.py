@@ -1374,7 +1374,7 @@ class ScriptedClinician(Doctor):
         lead = self._outlasted_first(lead, said)
         lead = self._acute_first(lead, said)
         # read last, so that a specifier first moves a depression to its own psychotic form where the ranking has it
-        return self._psychosis_without_mood_episode(self._psychosis_explained_first(lead))
+        return self._manic_features_first(self._psychosis_without_mood_episode(self._psychosis_explained_first(lead)))
 
     def _outlasted_first(self, lead: list[tuple[Hypothesis, float]], said: float | None) -> list[tuple[Hypothesis, float]]:
         """``lead`` with the first disorder whose durations fit the length heard first when the lead is a reaction that
@@ -1436,6 +1436,28 @@ class ScriptedClinician(Doctor):
             if pair[0].code.startswith(tuple(conf["then"])) and heard & {c for c, _ in pair[0].symptoms}
             and pair[1] > conf["min_score"]  # a psychosis that nothing else heard speaks for does not lead
         ]
+        fitting = [pair for pair in candidates if said is None or durations.fits(pair[0].code, said, self.walk_in.age)]
+        best = (fitting or candidates or [None])[0]
+        if best is None:
+            return lead
+        rest = [pair for pair in lead if pair[0] is not best[0]]
+        return [best] + rest[: self.script["max_disorders"] - 1]
+
+    def _manic_features_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
+        """``lead`` with a mood disorder that explains the psychosis first when a psychosis without a mood episode
+        leads beside an elevated mood and other manic findings heard (``manic_features_first``): 'I feel absolutely
+        amazing', talking too fast and a poisoning belief are a manic or schizoaffective picture, not a delusional
+        disorder (test-v2-0015); the former lead stays on the differential."""
+        conf = self.script["manic_features_first"]
+        if not lead[0][0].code.startswith(tuple(conf["codes"])):
+            return lead
+        told = (set(self.findings.present) - self.findings.contradicted) | (self.findings.inferred - self.findings.denied)
+        if not set(conf["core"]) & told or sum(bool(set(g) & told) for g in conf["groups"]) < conf["min_groups"]:
+            return lead
+        heard = set(self.script["psychosis_explained"]["findings"]) & told
+        said, durations = self._illness_days(), load_durations()
+        candidates = [pair for pair in self._ranked_admissible()
+                      if pair[0].code.startswith(tuple(conf["then"])) and heard & {c for c, _ in pair[0].symptoms}]
         fitting = [pair for pair in candidates if said is None or durations.fits(pair[0].code, said, self.walk_in.age)]
         best = (fitting or candidates or [None])[0]
         if best is None:
@@ -1849,8 +1871,9 @@ class ScriptedClinician(Doctor):
         # a child's or adolescent's depression: the age's own drug sentence (fluoxetine, by the CAMHS psychiatrist)
         by_code = self.age_script.get("medication_by_code", {})
         instead = next((text for prefix, text in by_code.items() if principal.code.startswith(prefix)), None)
+        awaiting = None
         if instead is None:  # at any age: no drug before the test that confirms the diagnosis (adult narcolepsy)
-            instead = self._medication_awaits_test(principal)
+            instead = awaiting = self._medication_awaits_test(principal)
         first = conf["drinking_first"]
         he = {"female": "she", "male": "he"}.get(self.walk_in.sex or "", "they")
         drinking_first = instead is None and principal.code.startswith(tuple(first["prefixes"])) and self.heavy_drinking(dependent=True)
@@ -1860,6 +1883,8 @@ class ScriptedClinician(Doctor):
         # believed: insomnia that leads with generalised anxiety beside it gets no hypnotic as a course (test-v2-0432)
         differential = replace(profile, codes=tuple(dict.fromkeys([*profile.codes, *sorted(others)])))
         self._held_for_results = []
+        if instead and actions.check(differential, instead).contraindicated:
+            instead = conf["no_medication"]  # the second line it names is unsafe beside the differential (sleep apnoea)
         if instead:  # the age's own drug sentence is held to the results on file as any other choice (review S4)
             held_now = [d for d in self.kb.drugs if set(d.unsafe_with_results) & differential.findings
                         and re.search(rf"\b{re.escape(d.name.lower())}\b", instead.lower())]
@@ -1917,7 +1942,8 @@ class ScriptedClinician(Doctor):
             if extra:
                 parts.append(conf["comorbid_therapy"].format(name=h.name[0].lower() + h.name[1:], therapy=extra))
         # an item that speaks of a drug ("continue antidepressant for two years") only beside that drug
-        prescribed = actions.proposed(medication)
+        # a sentence in place of the drug starts none, whatever drug it names for later (a hypnotic after CBT-I)
+        prescribed = set() if awaiting and medication == awaiting else actions.proposed(medication)
         drug_items = set(conf["drug_actions"])
         # a child's own treatment of the disorder where the adult's does not fit (sleep apnoea at 9: the ENT surgeon
         # for the tonsils and adenoids, not CPAP and weight loss; uw-011)
@@ -2410,6 +2436,8 @@ class ScriptedClinician(Doctor):
         for prefix, rule in self.script["plan"]["medication_by_code"].items():
             if prefix.startswith("_") or not principal.code.startswith(prefix):
                 continue
+            if rule.get("sedative") and self._drinks_nightly():
+                return None  # no hypnotic, even later, beside nightly drinking: plan.sedatives_beside_drinking says so
             confirmed = any(
                 name.lower() in rule["confirmed_by"] and re.search(rule["confirmed_pattern"], result, re.IGNORECASE)
                 for name, result in self.findings.exam_results
@@ -3195,8 +3223,12 @@ class ScriptedClinician(Doctor):
         at = replies.index(reply) if reply in replies else len(replies)
         split = r"(?<=[.!?])\s+|,\s+and\s+|\s+-\s+and\s+"
         asked = f.reply_keys + [""] * (len(replies) - len(f.reply_keys))
+        # a piece too short to be anyone's own answer ("No, no.", "Not at all.") is said again to the next question as
+        # a new answer, not as the earlier one repeated (repeat_min_words; stop 52's consultant, test-v2-0396: 'No, no.'
+        # to the question about help before was written 'Asked, no direct answer' after 'No, no. I don't hear voices.')
+        least = self.script["repeat_min_words"]
         return {self._normal(p) for r, k in zip(replies[:at], asked[:at]) if r != reply and k != key
-                for p in re.split(split, r) if p.strip()}
+                for p in re.split(split, r) if p.strip() and len(re.findall(r"[\w']+", p)) >= least}
 
     def _repeat_only(self, key: str) -> bool:
         """Whether the reply to ``key``'s question said only earlier answers again, none of them on its subject
@@ -4326,7 +4358,9 @@ class ScriptedClinician(Doctor):
             c
             # nor a denial beside the same finding told in the first person by an informant of their own life ("I had
             # depression after the youngest was born", the mother's): the encounter holds both, so neither is written
-            for c in f.denied - set(f.present) - implied - shown - set(conf["said_elsewhere"]) - f.informant_own
+            # nor a denial that the clinician's own reading of another answer contradicts ("Fantastic, I suppose" as
+            # the mood beside "I haven't been on a high": no 'denies elevated mood', test-v2-0201)
+            for c in f.denied - set(f.present) - implied - shown - set(conf["said_elsewhere"]) - f.informant_own - f.inferred
             if c in lex and lex.get(c).kind in ("symptom", "sign") and c in expected
         )
         lines = [f"Identifying data: {f.walk_in.splitlines()[0] if f.walk_in else 'not recorded'}"]
@@ -4383,6 +4417,13 @@ class ScriptedClinician(Doctor):
                 if rule["key"] in concepts and parts and claimed \
                         and re.search(rule["against"], f.answers.get(rule["against_key"], ""), re.IGNORECASE):
                     parts.append(rule["sentence"])  # two answers that cannot both be true: said, not copied as fact
+            stopped_since = writing["to_reconcile"]["stopped_since"]
+            if "medications_current" in concepts and parts:
+                # a drug named among the current medicines whose latest word, later in the interview, is that it was
+                # stopped ("I take lithium" then "Lithium helped. I stopped it a few weeks ago", test-v2-0201)
+                # (read as taken there: "I used to take aripiprazole" in that answer already says it is not current)
+                for drug in [d for d in self._drugs_taken() if d in self._drugs_stopped()]:
+                    parts.append(stopped_since.format(drug=drug[:1].upper() + drug[1:]))
             if parts:
                 lines.append(f"{heading}: {' '.join(parts)}")
         # the first sentence of the mood answers that speaks of a mood: an answer drifting elsewhere is no mood

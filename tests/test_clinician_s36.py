@@ -88,7 +88,7 @@ HYPNOTICS = ("zolpidem", "zopiclone", "temazepam", "lorazepam", "diazepam", "clo
 def test_no_hypnotic_or_benzodiazepine_beside_nightly_drinking():
     sober = _write(_doctor(MAN_44, present=dict(INSOMNIA), answers={"alcohol_use": "I don't drink."},
                            denied=NOT_LOW | {"alcohol_use"}), "treat")
-    assert "zolpidem" in sober.lower()  # the premise: without the drinking, this insomnia's first drug is a hypnotic
+    assert "hypnotic" in sober.lower()  # the premise: without the drinking, a hypnotic is this insomnia's second line (stop 53: CBT-I first)
     answers = {"alcohol_use": "A couple of glasses of wine most nights, to help me sleep."}
     plan = _write(_doctor(MAN_44, present=dict(INSOMNIA, alcohol_use="x"), answers=answers, denied=set(NOT_LOW)), "treat")
     assert not any(h in plan.lower() for h in HYPNOTICS), plan
