@@ -4834,6 +4834,7 @@ def _compiler_digest() -> str:
         resources.files("mentalhospital_env.knowledge").joinpath("data/drugs.json").read_text("utf-8"),  # _medicine_words
         resources.files(__package__).joinpath("attribution.json").read_text("utf-8"),  # _whose_pass
         resources.files("mentalhospital_env.knowledge").joinpath("language.py").read_text("utf-8"),  # clauses, parses
+        resources.files("mentalhospital_env.knowledge").joinpath("lexicon.py").read_text("utf-8"),  # its reading of the lexicon
     ]
     lexicon = resources.files("mentalhospital_env.knowledge").joinpath("data/lexicon")
     parts += [f.read_text("utf-8") for f in sorted(lexicon.iterdir(), key=lambda f: f.name)
