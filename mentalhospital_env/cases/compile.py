@@ -110,7 +110,9 @@ def _date_context_patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Patte
     "in 11/25"): built once from ``abbreviations.json``, not for every sentence."""
     data = _abbreviation_data()
     preps = data.get("date_prepositions", [])
-    lead = re.compile(r"(?:^|\b(?:" + "|".join(map(re.escape, preps)) + r"))\s*$", re.IGNORECASE)
+    days = data.get("date_weekdays", [])
+    lead = re.compile(r"(?:^|\b(?:" + "|".join(map(re.escape, preps)) + r")" + (
+        r"|\b(?-i:" + "|".join(map(re.escape, days)) + r")\.?,?" if days else "") + r")\s*$", re.IGNORECASE)
     follow = re.compile(r"\s+(?:" + "|".join(data.get("date_followers", [])) + ")")
     month_year = re.compile(r"\b(?:" + "|".join(map(re.escape, data.get("month_year_prepositions", []))) + r")\s*$",
                             re.IGNORECASE)
