@@ -272,6 +272,22 @@ def test_the_cache_key_reads_every_data_file_the_compiler_reads() -> None:
     assert '"language.py"' in digest
 
 
+def test_the_cache_key_reads_every_module_the_compiler_imports() -> None:
+    """A module of the package whose code the compiler runs (its imports at the top or inside a function) is part of
+    what a compile depends on: stop 53 found knowledge/lexicon.py (has_sensitive_concept, load_lexicon: which facts
+    are sensitive) outside the key, only its data in, so an edit to its reading left stale compiles behind. The
+    loader (compile_suite only) and the model (the Fact record itself) are not the compiler's reading."""
+    import inspect
+    from pathlib import Path
+
+    source = Path(compiler.__file__).read_text("utf-8")
+    digest = inspect.getsource(compiler._compiler_digest)
+    imported = set(re.findall(r"^\s*from (?:mentalhospital_env\.\w+|\.\.\w+|)\.(\w+) import", source, re.MULTILINE))
+    assert {"language", "lexicon", "understanding", "derive"} <= imported, imported
+    missing = {name for name in imported - {"loader", "model"} if f'"{name}.py"' not in digest}
+    assert not missing, missing
+
+
 def test_compiled_facts_round_trip_through_the_disk_cache(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("MENTALHOSPITAL_CACHE", str(tmp_path))
     ehr = _ehr(personal_history="Left school at 16; has driven for a parcel company for six years.")

@@ -110,7 +110,9 @@ def _date_context_patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Patte
     "in 11/25"): built once from ``abbreviations.json``, not for every sentence."""
     data = _abbreviation_data()
     preps = data.get("date_prepositions", [])
-    lead = re.compile(r"(?:^|\b(?:" + "|".join(map(re.escape, preps)) + r"))\s*$", re.IGNORECASE)
+    days = data.get("date_weekdays", [])
+    lead = re.compile(r"(?:^|\b(?:" + "|".join(map(re.escape, preps)) + r")" + (
+        r"|\b(?-i:" + "|".join(map(re.escape, days)) + r")\.?,?" if days else "") + r")\s*$", re.IGNORECASE)
     follow = re.compile(r"\s+(?:" + "|".join(data.get("date_followers", [])) + ")")
     month_year = re.compile(r"\b(?:" + "|".join(map(re.escape, data.get("month_year_prepositions", []))) + r")\s*$",
                             re.IGNORECASE)
@@ -4834,6 +4836,7 @@ def _compiler_digest() -> str:
         resources.files("mentalhospital_env.knowledge").joinpath("data/drugs.json").read_text("utf-8"),  # _medicine_words
         resources.files(__package__).joinpath("attribution.json").read_text("utf-8"),  # _whose_pass
         resources.files("mentalhospital_env.knowledge").joinpath("language.py").read_text("utf-8"),  # clauses, parses
+        resources.files("mentalhospital_env.knowledge").joinpath("lexicon.py").read_text("utf-8"),  # its reading of the lexicon
     ]
     lexicon = resources.files("mentalhospital_env.knowledge").joinpath("data/lexicon")
     parts += [f.read_text("utf-8") for f in sorted(lexicon.iterdir(), key=lambda f: f.name)
