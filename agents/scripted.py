@@ -2031,6 +2031,8 @@ class ScriptedClinician(Doctor):
             self._tells(reply, stopped["said"]) for _, reply in self.findings.replies
         ):
             parts.append(stopped["sentence"])
+        # another drug stopped before this relapse, and not named by the plan: said what becomes of it (s53, test-v2-0094)
+        parts += [text for drug, text in conf["stopped_others"].items() if drug in stopped_now and drug not in medication.lower()]
         # a patient who takes a medicine already: reconciled before another starts (and one for this illness continued)
         taken = self.findings.answers.get("medications_current", "")
         if prescribed and taken and ("medications_current" in self.findings.present or "medications_current" not in self.findings.denied):

@@ -44,3 +44,20 @@ def test_a_lithium_stopped_and_restarted_has_a_restart_work_up():
     assert "Before restarting lithium" in plan and "eGFR" in plan and "thyroid" in plan, plan
     assert "On lithium already" not in plan, plan
 
+
+BIPOLAR_STOPPED_VALPROATE = [
+    (r"brought you here", "Ten days ago the trouble started, after my valproate was stopped. I don't need sleep, I'm full of plans."),
+    (r"medicines do you take", "I take valproate, I'm on medication for my mental health, and I stopped the valproate a few weeks back."),
+    (r"help for your mental health before", "I have bipolar disorder, valproate from the community team was stopped a few weeks ago."),
+    (r"irritab|temper|nerves", "Everyone gets on my nerves."),
+    (r"high|energy|spend", "I've spent a fortune this week and I haven't slept."),
+]
+
+
+def test_a_valproate_stopped_is_addressed_when_another_drug_is_chosen():
+    # test-v2-0094: a relapse ten days after valproate was stopped; the plan started lithium and said nothing of the
+    # valproate (why it was stopped, whether to restart it)
+    out = encounter("Inpatient ward. A 34-year-old woman is here to see you, alone.", replies(BIPOLAR_STOPPED_VALPROATE))
+    plan = out["treat"]
+    assert "Valproate, which the patient says was stopped: ask why" in plan, plan
+    assert "On valproate already" not in plan and "Before starting valproate" not in plan, plan
