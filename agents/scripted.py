@@ -2018,8 +2018,11 @@ class ScriptedClinician(Doctor):
         if any(self._tells(reply, conf["stopped_lithium"]["said"]) for _, reply in self.findings.replies):
             stopped_now = stopped_now | {"lithium"}
         taking_now = [d for d in self._drugs_taken() if d not in stopped_now]
+        # a drug stopped and now restarted: its checks repeated for a restart, not "Before starting" (s53, test-v2-0365)
         parts += [
-            conf["drug_work_up_taken"].get(drug, text) if drug in taking_now else text
+            conf["drug_work_up_taken"].get(drug, text) if drug in taking_now
+            else conf["drug_work_up_restart"].get(drug, text) if drug in stopped_now
+            else text
             for drug, text in conf["drug_work_up"].items() if drug in medication.lower()
         ]
         # a lithium the patient stopped: restarting discussed, with its checks (not "lithium levels" with no lithium)
@@ -2028,6 +2031,8 @@ class ScriptedClinician(Doctor):
             self._tells(reply, stopped["said"]) for _, reply in self.findings.replies
         ):
             parts.append(stopped["sentence"])
+        # another drug stopped before this relapse, and not named by the plan: said what becomes of it (s53, test-v2-0094)
+        parts += [text for drug, text in conf["stopped_others"].items() if drug in stopped_now and drug not in medication.lower()]
         # a patient who takes a medicine already: reconciled before another starts (and one for this illness continued)
         taken = self.findings.answers.get("medications_current", "")
         if prescribed and taken and ("medications_current" in self.findings.present or "medications_current" not in self.findings.denied):
@@ -2126,6 +2131,11 @@ class ScriptedClinician(Doctor):
             if not (actions.proposed(piece) & drug_items) - prescribed
         ]
         said_follow_up = "".join(sep + piece if i else piece for i, (sep, piece) in enumerate(kept)) or principal_follow_up
+        # a drug the patient takes is followed up after a dose change, not "after starting" (s53, test-v2-0473)
+        for drug, pairs in self.script["plan"]["already_taking"]["follow_up_taken"].items():
+            if drug in taking_now:
+                for said, taken_words in pairs:
+                    said_follow_up = said_follow_up.replace(said, taken_words)
         for routine, early in (conf["liver_disease"]["follow_up"].items() if liver else ()):
             # not liver tests at 3 months as the only response; replaced in the follow-up's words themselves, so every
             # wording built from them below keeps it ('Follow-up after that first review: ...' lost it at stop 51)
