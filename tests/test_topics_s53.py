@@ -49,3 +49,27 @@ def test_a_heldout52_cue_fault_is_mended_in_a_new_wording(utterance, topic):
 )
 def test_the_mended_wording_no_longer_reads_the_wrong_topic(utterance, topic):
     assert topic not in understand(utterance).topics
+
+
+# Wrong readings a reviewer found in the cues above (each read so at 5257ffaa), each as a wording that must not read a
+# topic, beside wordings the mended cue must still hear.
+@pytest.mark.parametrize(
+    "utterance",
+    [
+        "Any thoughts of joining a gym or a class to get out?",  # read suicide at 5257ffaa (nothing before)
+        "Any thoughts of joining a support group?",
+    ],
+)
+def test_joining_a_group_is_no_wish_to_join_the_dead(utterance):
+    assert "suicide" not in understand(utterance).topics
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    [
+        "Since your husband passed, have you thought of joining him in heaven?",
+        "Any thoughts of joining your mum?",  # the mum is the dead one joined, not a relative whose history is asked
+    ],
+)
+def test_joining_the_dead_is_still_heard(utterance):
+    assert "suicide" in understand(utterance).topics
