@@ -73,3 +73,23 @@ def test_joining_a_group_is_no_wish_to_join_the_dead(utterance):
 )
 def test_joining_the_dead_is_still_heard(utterance):
     assert "suicide" in understand(utterance).topics
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    [
+        "Did you take all the pills you were prescribed this week?",  # read suicide alone at 5257ffaa (medication before)
+        "Have you taken all your pills as prescribed?",
+    ],
+)
+def test_taking_the_pills_as_prescribed_is_adherence_not_an_overdose(utterance):
+    topics = understand(utterance).topics
+    assert "suicide" not in topics and "medication" in topics
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    ["Have you ever taken all your pills in one go?", "Did he swallow all his tablets at once?"],
+)
+def test_an_overdose_of_all_the_pills_is_still_heard(utterance):
+    assert "suicide" in understand(utterance).topics
