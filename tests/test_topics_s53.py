@@ -93,3 +93,14 @@ def test_taking_the_pills_as_prescribed_is_adherence_not_an_overdose(utterance):
 )
 def test_an_overdose_of_all_the_pills_is_still_heard(utterance):
     assert "suicide" in understand(utterance).topics
+
+
+def test_an_ma_is_a_degree_not_a_mother():
+    # read ['education'] at 5257ffaa: 'MA' taken for a mother made the illness hers and dropped the patient's own
+    read = understand("Did you get an MA after the degree, any illness then?")
+    assert "medical_history" in read.topics and read.relative is None
+
+
+def test_your_da_is_still_a_father():
+    read = understand("Was your da a heavy drinker?")
+    assert "family_history" in read.topics and read.relative == "father"
