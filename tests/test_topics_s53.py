@@ -104,3 +104,9 @@ def test_an_ma_is_a_degree_not_a_mother():
 def test_your_da_is_still_a_father():
     read = understand("Was your da a heavy drinker?")
     assert "family_history" in read.topics and read.relative == "father"
+
+
+def test_empty_bottles_alone_ask_no_drink():
+    # read ['alcohol'] at 5257ffaa: in an overdose assessment the bottles by the bed may be the pills'
+    assert "alcohol" not in understand("Were there any empty bottles at his bedside?").topics
+    assert "alcohol" in understand("Were there empty bottles of vodka by her bed?").topics
