@@ -110,3 +110,10 @@ def test_empty_bottles_alone_ask_no_drink():
     # read ['alcohol'] at 5257ffaa: in an overdose assessment the bottles by the bed may be the pills'
     assert "alcohol" not in understand("Were there any empty bottles at his bedside?").topics
     assert "alcohol" in understand("Were there empty bottles of vodka by her bed?").topics
+
+
+
+def test_the_morning_tablets_taken_at_once_are_no_overdose():
+    # the first frame of f9760258 took 'at once' for an overdose: the morning tablets are taken together
+    assert "suicide" not in understand("Do you take all your tablets at once in the morning?").topics
+    assert "suicide" in understand("Have you ever taken all your tablets all at once?").topics
