@@ -117,3 +117,9 @@ def test_the_morning_tablets_taken_at_once_are_no_overdose():
     # the first frame of f9760258 took 'at once' for an overdose: the morning tablets are taken together
     assert "suicide" not in understand("Do you take all your tablets at once in the morning?").topics
     assert "suicide" in understand("Have you ever taken all your tablets all at once?").topics
+
+
+def test_bottles_of_pills_hidden_are_no_drink():
+    # 5257ffaa's 'hide bottles' read 'Does he hide bottles of pills?' as alcohol: the bottles are named as the pills'
+    assert "alcohol" not in understand("Does he hide bottles of pills?").topics
+    assert "alcohol" in understand("Have you found him hiding bottles in the shed?").topics
