@@ -1074,9 +1074,16 @@ class Speaker:
         traits = self.voice.traits
         if not plan.items or rng.random() >= max(self.persona.tail_rate, 0.0):
             return ""
-        when = load_styles()["tails"]["when"]
+        tails = load_styles()["tails"]
+        when = tails["when"]
+        # a risk answer takes no tail but the discomfort of telling it (``risk_topics``: a drift or a shrug after a
+        # death wish reads as the wish brushed aside)
+        risk = bool(set(tails.get("risk_topics", ())) & set(plan.question.topics))
         for trait in ("minimising", "vague", "tangential", "pressured", "anxious", "guarded", "irritable"):
-            if trait in traits and "tail" in traits[trait] and self._tail_fits(when.get(trait, "never"), plan, told):
+            condition = when.get(trait, "never")
+            if risk and condition != "sensitive":
+                continue
+            if trait in traits and "tail" in traits[trait] and self._tail_fits(condition, plan, told):
                 return self._trait_tail(trait, rng)
         return ""
 
