@@ -31,6 +31,18 @@ def test_dosing_shorthand_is_read_as_times_a_day():
     assert _quantities("He took an OD of 20 tablets.") == _quantities("He took an OD of 20 tablets.")  # no dose: left
 
 
+def test_no_periods_is_amenorrhoea_but_no_periods_of_a_mood_is_not():
+    from mentalhospital_env.knowledge.lexicon import load_lexicon
+
+    def found(text: str) -> set[tuple[str, bool]]:
+        return {(m.concept_id, m.negated) for m in load_lexicon().find(text)}
+
+    assert ("amenorrhoea", False) in found("She has had no periods.")
+    assert ("amenorrhoea", False) in found("No periods since March.")
+    assert "amenorrhoea" not in {c for c, _ in found("No periods of elevated mood or irritability.")}
+    assert "amenorrhoea" not in {c for c, _ in found("No period of low mood lasting two weeks.")}
+
+
 def test_score_out_of_a_total_is_an_amount():
     assert (24.0, "out") in _quantities("MMSE 24/30.") & _quantities("MMSE 24 out of 30 points.")
     assert _quantities("BP 120/80.") == frozenset()  # a ratio, no score
@@ -53,6 +65,10 @@ def test_score_out_of_a_total_is_an_amount():
         ("No periods of low mood or tearfulness.", "Long periods of low mood and tearfulness.", False),
         ("No periods of low mood or tearfulness.", "Never had spells of low mood or tearfulness.", True),
         ("Her periods have stopped since March.", "No periods since March.", True),
+        # the plain lay phrase is still amenorrhoea; only 'no period(s) of ...' (a span of a mood) is not
+        ("Amenorrhoea.", "She has had no periods.", True),
+        ("Reports amenorrhoea.", "She says she has no periods.", True),
+        ("No periods of elevated mood.", "Discrete episodes of elevated mood.", False),
         ("Urine drug screen positive for cannabis.", "UDS: cannabis NEG.", False),
         ("Urine drug screen positive for cannabis.", "UDS: cannabis POS.", True),
         ("The smoke alarm was unplugged.", "Smoke alarm tested and working.", False),
