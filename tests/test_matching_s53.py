@@ -28,7 +28,8 @@ def test_dosing_shorthand_is_read_as_times_a_day():
     assert (2.0, "time/day") in _quantities("Quetiapine 25 mg bd.")
     assert (4.0, "time/day") in _quantities("Diazepam 2 mg QDS.")
     assert (1.0, "time/day") in _quantities("Mirtazapine 15 mg once daily.")
-    assert _quantities("He took an OD of 20 tablets.") == _quantities("He took an OD of 20 tablets.")  # no dose: left
+    # an overdose is no dose: 'OD' before 'of' is left as it is, so the tablets are read and no times a day
+    assert _quantities("He took an OD of 20 tablets.") == frozenset({(20.0, "medication")})
 
 
 def test_no_periods_is_amenorrhoea_but_no_periods_of_a_mood_is_not():
