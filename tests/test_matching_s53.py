@@ -49,6 +49,15 @@ def test_score_out_of_a_total_is_an_amount():
     assert _quantities("BP 120/80.") == frozenset()  # a ratio, no score
 
 
+def test_a_numeric_date_is_no_score():
+    # written out as the record compiler writes it (a day of a month), never '3 out of 10 points'
+    assert _quantities("Seen 3/10/2026.") == frozenset({(3.0, "october")})
+    assert _quantities("Last drink 21/10/25.") == frozenset({(21.0, "october")})
+    # month first: no day-first row writes it out, and a pair followed by '/24' is no score out of 30
+    assert not {u for _, u in _quantities("Discharged 12/30/24.")} & {"out", "point"}
+    assert _quantities("MoCA 21/30.") == frozenset({(21.0, "out"), (30.0, "point")})  # a score stays one
+
+
 @pytest.mark.parametrize(
     ("checkpoint", "output", "entails"),
     [
@@ -75,6 +84,10 @@ def test_score_out_of_a_total_is_an_amount():
         ("The smoke alarm was unplugged.", "Smoke alarm tested and working.", False),
         ("The smoke alarm was unplugged.", "The smoke alarm had been unplugged.", True),
         ("PHQ-9 8/27, mild.", "PHQ-9 8 (mild).", True),
+        # a date's day read as a score out of 10 supplied the checkpoint's score
+        ("Anxiety 3/10.", "Anxiety 7/10; first seen 3/10/2026.", False),
+        ("Anxiety 7/10.", "Anxiety 7/10; first seen 1/10/2026.", True),
+        ("Relapsed on 4/10/2026.", "Relapsed on 5/10/2026.", False),
     ],
 )
 def test_stop52_readings(matcher: Matcher, checkpoint: str, output: str, entails: bool):
