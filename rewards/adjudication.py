@@ -809,7 +809,10 @@ def normal_concepts(c: StatementReading, o: StatementReading) -> frozenset[str]:
 @lru_cache(maxsize=memo_size(65536))
 def _quantities(text: str) -> frozenset[tuple[float, str]]:
     """quantities() of the text with contrasts.json's ``spoken_amounts`` said as the amounts they are ("a month and
-    a half" as "six weeks", "an hour or two" as "one or two hours")."""
+    a half" as "six weeks", "an hour or two" as "one or two hours"); a numeric date written out first, as the record
+    compiler writes it ("3/10/2026" as "3 October 2026"), so that its numbers are a day of a month, never a score."""
+    for pattern, repl in _written_dates():
+        text = pattern.sub(repl, text)
     pattern, table = _spoken_amounts()
     if pattern is not None:
         text = pattern.sub(lambda m: table[m.group().lower()], text)
@@ -829,7 +832,23 @@ def _shorthand_rates() -> tuple[re.Pattern | None, dict[str, str]]:
     if not table:
         return None, {}
     alternatives = "|".join(re.escape(k) for k in sorted(table, key=len, reverse=True))
-    return re.compile(r"(?<=\d) ?(?:" + alternatives + r")(?![\w'])", re.IGNORECASE), table
+    # a pair followed by another "/number" is part of a date ("12/30/24", month first, which no day-first row of
+    # _written_dates writes out), never a score out of 30
+    return re.compile(r"(?<=\d) ?(?:" + alternatives + r")(?![\w'])(?!/\d)", re.IGNORECASE), table
+
+
+@lru_cache(maxsize=1)
+def _written_dates() -> tuple[tuple[re.Pattern, str], ...]:
+    """The record compiler's rows (cases/abbreviations.json's ``expansions``) that write a day/month/year date out
+    ("25/09/2026" and "25/09/26" as "25 September 2026"): those whose replacement is the day, a month's name and the
+    year."""
+    import json
+    from importlib import resources
+
+    rows = json.loads(resources.files("mentalhospital_env.cases").joinpath("abbreviations.json").read_text("utf-8"))
+    return tuple(
+        (re.compile(p), r) for p, r in rows["expansions"] if re.fullmatch(r"\\1 [A-Z][a-z]+ (?:20)?\\2", r)
+    )
 
 
 @lru_cache(maxsize=1)

@@ -1034,6 +1034,7 @@ def _load_lexicon(folder: Path | Traversable, category_ids: set[str]) -> Lexicon
                     "sensitive",
                     "categories",
                     "absent_phrases",
+                    "not_phrases",
                 ),
             )
             cid = e.text("id")

@@ -35,6 +35,7 @@ from .language import (
 )
 
 CONCEPT_KINDS = ("symptom", "sign", "history")
+_NOT = "!"  # marks a concept's not-phrase in the phrase index (never a concept id)
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,9 @@ class Concept:
     the concept comes from. ``absent_phrases`` are lay phrases that say, un-negated, that the concept is
     absent ("still enjoy things" for anhedonia, "plenty of energy" for fatigue): they are not terms of the
     concept (:meth:`Lexicon.find` never reports them) but :attr:`Lexicon.absence` finds them, so a reader
-    can take "I still enjoy my hobbies" as anhedonia denied.
+    can take "I still enjoy my hobbies" as anhedonia denied. ``not_phrases`` are longer phrasings that hold one
+    of the concept's terms and are not the concept ("no periods of low mood" holds amenorrhoea's "no periods"):
+    a term lying wholly inside one is not reported.
     """
 
     id: str
@@ -61,6 +64,7 @@ class Concept:
     categories: tuple[str, ...]
     source: str = ""
     absent_phrases: tuple[str, ...] = ()
+    not_phrases: tuple[str, ...] = ()
 
     @property
     def terms(self) -> tuple[str, ...]:
@@ -101,10 +105,13 @@ class Lexicon:
             for c in self.concepts:
                 keys = [(term, pronoun_neutral(tuple(stems(term)))) for term in c.terms]
                 keys += [(term, key) for term in c.clinical_terms if (key := _note_order(term))]
-                for term, key in keys:
-                    if key and (key, c.id) not in commas:
-                        index.setdefault(key[0], []).append((key, c.id))
-                        commas[(key, c.id)] = frozenset(comma_breaks(term))  # "heavy, like lead" holds one
+                # a not-phrase is read as a phrase of its own (under _NOT + the id) so that, being longer, it
+                # holds the term inside it (settle_overlaps), and is then dropped from what find reports
+                blocks = [(term, pronoun_neutral(tuple(stems(term))), _NOT + c.id) for term in c.not_phrases]
+                for term, key, cid in [(t, k, c.id) for t, k in keys] + blocks:
+                    if key and (key, cid) not in commas:
+                        index.setdefault(key[0], []).append((key, cid))
+                        commas[(key, cid)] = frozenset(comma_breaks(term))  # "heavy, like lead" holds one
         for entries in index.values():
             entries.sort(key=lambda e: -len(e[0]))
         # Single-word phrases by their stem; longer ones by their first two stems (exact matches) and by
@@ -138,7 +145,7 @@ class Lexicon:
         saying a concept is absent as a mention of that concept (``negated`` when a cue denies the phrase
         itself: "I don't enjoy anything any more" is anhedonia present). Empty when no concept has one."""
         return Lexicon(
-            replace(c, clinical_terms=(), lay_phrases=c.absent_phrases, absent_phrases=())
+            replace(c, clinical_terms=(), lay_phrases=c.absent_phrases, absent_phrases=(), not_phrases=())
             for c in self.concepts
             if c.absent_phrases
         )
@@ -252,7 +259,9 @@ class Lexicon:
         kept = settle_overlaps(candidates)
         neg = _negated_spans_in(text, 6)
         return tuple(
-            Mention(cid, s, e, (s, e, cid) in denied_inside or any(a < s < b for a, b in neg)) for s, e, cid in kept
+            Mention(cid, s, e, (s, e, cid) in denied_inside or any(a < s < b for a, b in neg))
+            for s, e, cid in kept
+            if not cid.startswith(_NOT)
         )
 
     def concepts_in(self, text: str) -> frozenset[str]:
@@ -386,6 +395,7 @@ def concept_from_entry(raw: dict, source: str = "") -> Concept:
         categories=tuple(raw.get("categories", ())),
         source=source,
         absent_phrases=tuple(raw.get("absent_phrases", ())),
+        not_phrases=tuple(raw.get("not_phrases", ())),
     )
 
 
