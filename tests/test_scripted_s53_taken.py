@@ -1,5 +1,7 @@
-"""Stop 53 (s53-clin2): the judge caps App at 3 for a plan that starts a drug the patient takes now (aa3033f1,
-features.started_while_taken). Played on test-v2 at 77f653e4, the scripted clinician's plans for patients on lithium
+"""Stop 53 (s53-clin2): a plan must not read as starting a drug the patient takes now (a consultant rated such plans 3,
+'written as if starting lithium'; the judge rule that caps them, s53-judge's started_while_taken, was reverted with
+the judge merge by PREREGISTERED53 and waits on branch s53-judge). Played on test-v2 at 77f653e4, the scripted
+clinician's plans for patients on lithium
 were worded for a continuation (stop 51), but a mania's follow-up still read 'lithium level 5-7 days after starting'
 for a woman on lithium for years (test-v2-0114, 0473); and a lithium stopped and restarted had its work-up worded
 'Before starting lithium' (test-v2-0018, 0365), as if it were a first start."""
