@@ -1452,7 +1452,8 @@ class ScriptedClinician(Doctor):
         if not lead[0][0].code.startswith(tuple(conf["codes"])):
             return lead
         told = (set(self.findings.present) - self.findings.contradicted) | (self.findings.inferred - self.findings.denied)
-        if not set(conf["core"]) & told or sum(bool(set(g) & told) for g in conf["groups"]) < conf["min_groups"]:
+        others = [g for g in conf["groups"] if not set(g) & set(conf["core"])]  # the core is required, not counted
+        if not set(conf["core"]) & told or sum(bool(set(g) & told) for g in others) < conf["min_other_groups"]:
             return lead
         heard = set(self.script["psychosis_explained"]["findings"]) & told
         said, durations = self._illness_days(), load_durations()
