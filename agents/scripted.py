@@ -2447,6 +2447,8 @@ class ScriptedClinician(Doctor):
         for prefix, rule in self.script["plan"]["medication_by_code"].items():
             if prefix.startswith("_") or not principal.code.startswith(prefix):
                 continue
+            if rule.get("tried") and self._told_tried(rule):
+                return None  # "I did a six-week CBT for insomnia course last year and it didn't help": the usual choice
             if rule.get("sedative") and self._drinks_nightly():
                 return None  # no hypnotic, even later, beside nightly drinking: plan.sedatives_beside_drinking says so
             confirmed = any(
@@ -2455,6 +2457,15 @@ class ScriptedClinician(Doctor):
             )
             return None if confirmed else rule["sentence"]
         return None
+
+    def _told_tried(self, rule: dict) -> bool:
+        """Whether a sentence of any reply tells that what ``rule`` puts first was already tried (``tried``, none of
+        ``tried_unless``): CBT for insomnia done without benefit is not put first again."""
+        return any(
+            any(re.search(p, s, re.IGNORECASE) for p in rule["tried"])
+            and not any(re.search(p, s, re.IGNORECASE) for p in rule.get("tried_unless", ()))
+            for _, reply in self.findings.replies for s in split_sentences(reply)
+        )
 
     def _no_sedatives(self, principal: Hypothesis) -> set[str]:
         """The hypnotics and benzodiazepines not started because the patient drinks every night or most nights

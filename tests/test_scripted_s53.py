@@ -168,3 +168,16 @@ def test_voices_with_praise_of_a_sister_stay_a_schizophrenia():
     assert doctor._leading()[0][0].code == before, (before, doctor._leading())
     assert not doctor._leading()[0][0].code.startswith(("F25", "F31", "F30")), doctor._leading()
 
+
+INSOMNIA_CBT_DONE = INSOMNIA_DRIVER[:-2] + [
+    (r"medicines do you take", "I don't take any tablets. I did a six-week CBT for insomnia course last year and it didn't help."),
+    (r"alcohol", "Just a glass of wine at the weekend."),
+]
+
+
+def test_insomnia_after_a_course_of_cbt_i_is_not_told_cbt_i_first_again():
+    # stop 53 review: a patient who completed CBT for insomnia without benefit was told CBT-I comes first
+    out = encounter("Outpatient clinic. A 56-year-old man is here to see you, alone.", replies(INSOMNIA_CBT_DONE))
+    assert out["diagnose"] and "F51.0" in out["diagnose"], out["diagnose"]
+    assert "CBT for insomnia comes first" not in out["treat"], out["treat"]
+
