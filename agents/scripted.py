@@ -2408,15 +2408,25 @@ class ScriptedClinician(Doctor):
                     stop = self._tells_stopping(part, part_drugs, frozenset({"it", "them"}))
                     if "lithium" in part_drugs and self._tells(part, lithium):
                         stop = True
-                    took = any(t in taking_words - {"took", "taken"} for t in ptokens)  # "I took it for years" is past
+                    if stop and len(part_drugs) <= 1 and self._tells_resumed(part):
+                        stop, took = False, True  # "I stopped it once in 2019 ..., so I've taken it every night since"
+                    else:
+                        took = any(t in taking_words - {"took", "taken"} for t in ptokens)  # "I took it for years" is past
                     for d in part_drugs:
                         if stop:
                             state[d] = True
                         elif took:
                             state[d] = False
-                if "lithium" not in about and self._tells(low, lithium):
+                if "lithium" not in about and self._tells(low, lithium) and not self._tells_resumed(sentence):
                     state["lithium"] = True
         return {d for d, s in state.items() if s}
+
+    def _tells_resumed(self, text: str) -> bool:
+        """Whether ``text`` tells a drug taken again or every day since a stop it told (``plan.already_taking.resumed``,
+        not after a negation: 'I stopped it and never went back on it' is still stopped)."""
+        conf = self.script["plan"]["already_taking"]
+        return any(not re.search(conf["resumed_not_after"], text[: m.start()], re.IGNORECASE)
+                   for p in conf["resumed"] for m in re.finditer(p, text, re.IGNORECASE))
 
     def _drugs_helped(self) -> list[str]:
         """The drugs of the knowledge base a reply says helped (``plan.helped_before``: 'said' in the sentence naming

@@ -181,3 +181,11 @@ def test_insomnia_after_a_course_of_cbt_i_is_not_told_cbt_i_first_again():
     assert out["diagnose"] and "F51.0" in out["diagnose"], out["diagnose"]
     assert "CBT for insomnia comes first" not in out["treat"], out["treat"]
 
+
+def test_a_stop_the_same_sentence_says_was_followed_by_taking_it_every_night_is_no_stopped_drug():
+    # stop 53 review: 'I stopped it once in 2019 and ended up in hospital, so I've taken it every night since'
+    doctor = _doctor("Inpatient ward. A 37-year-old woman is here to see you, alone.")
+    _answer(doctor, "medications_current", "Lithium. I stopped it once in 2019 and ended up in hospital, "
+            "so I've taken it every night since.")
+    assert "lithium" not in doctor._drugs_stopped()
+    assert "later said to have been stopped" not in _line(doctor, "Medications:"), doctor._note()
