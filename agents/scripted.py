@@ -1452,7 +1452,8 @@ class ScriptedClinician(Doctor):
         if not lead[0][0].code.startswith(tuple(conf["codes"])):
             return lead
         told = (set(self.findings.present) - self.findings.contradicted) | (self.findings.inferred - self.findings.denied)
-        if not set(conf["core"]) & told or sum(bool(set(g) & told) for g in conf["groups"]) < conf["min_groups"]:
+        others = [g for g in conf["groups"] if not set(g) & set(conf["core"])]  # the core is required, not counted
+        if not set(conf["core"]) & told or sum(bool(set(g) & told) for g in others) < conf["min_other_groups"]:
             return lead
         heard = set(self.script["psychosis_explained"]["findings"]) & told
         said, durations = self._illness_days(), load_durations()
@@ -2407,15 +2408,25 @@ class ScriptedClinician(Doctor):
                     stop = self._tells_stopping(part, part_drugs, frozenset({"it", "them"}))
                     if "lithium" in part_drugs and self._tells(part, lithium):
                         stop = True
-                    took = any(t in taking_words - {"took", "taken"} for t in ptokens)  # "I took it for years" is past
+                    if stop and len(part_drugs) <= 1 and self._tells_resumed(part):
+                        stop, took = False, True  # "I stopped it once in 2019 ..., so I've taken it every night since"
+                    else:
+                        took = any(t in taking_words - {"took", "taken"} for t in ptokens)  # "I took it for years" is past
                     for d in part_drugs:
                         if stop:
                             state[d] = True
                         elif took:
                             state[d] = False
-                if "lithium" not in about and self._tells(low, lithium):
+                if "lithium" not in about and self._tells(low, lithium) and not self._tells_resumed(sentence):
                     state["lithium"] = True
         return {d for d, s in state.items() if s}
+
+    def _tells_resumed(self, text: str) -> bool:
+        """Whether ``text`` tells a drug taken again or every day since a stop it told (``plan.already_taking.resumed``,
+        not after a negation: 'I stopped it and never went back on it' is still stopped)."""
+        conf = self.script["plan"]["already_taking"]
+        return any(not re.search(conf["resumed_not_after"], text[: m.start()], re.IGNORECASE)
+                   for p in conf["resumed"] for m in re.finditer(p, text, re.IGNORECASE))
 
     def _drugs_helped(self) -> list[str]:
         """The drugs of the knowledge base a reply says helped (``plan.helped_before``: 'said' in the sentence naming
@@ -2446,6 +2457,8 @@ class ScriptedClinician(Doctor):
         for prefix, rule in self.script["plan"]["medication_by_code"].items():
             if prefix.startswith("_") or not principal.code.startswith(prefix):
                 continue
+            if rule.get("tried") and self._told_tried(rule):
+                return None  # "I did a six-week CBT for insomnia course last year and it didn't help": the usual choice
             if rule.get("sedative") and self._drinks_nightly():
                 return None  # no hypnotic, even later, beside nightly drinking: plan.sedatives_beside_drinking says so
             confirmed = any(
@@ -2454,6 +2467,15 @@ class ScriptedClinician(Doctor):
             )
             return None if confirmed else rule["sentence"]
         return None
+
+    def _told_tried(self, rule: dict) -> bool:
+        """Whether a sentence of any reply tells that what ``rule`` puts first was already tried (``tried``, none of
+        ``tried_unless``): CBT for insomnia done without benefit is not put first again."""
+        return any(
+            any(re.search(p, s, re.IGNORECASE) for p in rule["tried"])
+            and not any(re.search(p, s, re.IGNORECASE) for p in rule.get("tried_unless", ()))
+            for _, reply in self.findings.replies for s in split_sentences(reply)
+        )
 
     def _no_sedatives(self, principal: Hypothesis) -> set[str]:
         """The hypnotics and benzodiazepines not started because the patient drinks every night or most nights

@@ -6,6 +6,8 @@ them), from findings set as an interview would have left them."""
 
 from __future__ import annotations
 
+import re
+
 import gymnasium
 import pytest
 from mentalhospital_env.agents.scripted import ScriptedClinician
@@ -88,7 +90,9 @@ HYPNOTICS = ("zolpidem", "zopiclone", "temazepam", "lorazepam", "diazepam", "clo
 def test_no_hypnotic_or_benzodiazepine_beside_nightly_drinking():
     sober = _write(_doctor(MAN_44, present=dict(INSOMNIA), answers={"alcohol_use": "I don't drink."},
                            denied=NOT_LOW | {"alcohol_use"}), "treat")
-    assert "hypnotic" in sober.lower()  # the premise: without the drinking, a hypnotic is this insomnia's second line (stop 53: CBT-I first)
+    # the premise: without the drinking, a hypnotic is this insomnia's second line (stop 53: CBT-I first); its own
+    # wording, since "no hypnotic started now" alone also holds the word (stop 53 review)
+    assert re.search(r"if sleep is still poor after an adequate course of it, a short course of a hypnotic", sober, re.IGNORECASE), sober
     answers = {"alcohol_use": "A couple of glasses of wine most nights, to help me sleep."}
     plan = _write(_doctor(MAN_44, present=dict(INSOMNIA, alcohol_use="x"), answers=answers, denied=set(NOT_LOW)), "treat")
     assert not any(h in plan.lower() for h in HYPNOTICS), plan

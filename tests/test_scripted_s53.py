@@ -69,8 +69,22 @@ def test_an_elevated_mood_beside_a_persecutory_belief_is_no_delusional_disorder(
         chart = play(env, ScriptedClinician(), "test-v2-0015")
     finally:
         env.close()
-    assert chart.disorders[0].startswith(("F25", "F31", "F30")), chart.disorders
-    assert "risperidone 1 mg" not in chart.treatment, chart.treatment
+    # stop 53 review: an elevated mood now needs two other manic groups beside it to lead (manic_features_first); this
+    # interview hears only the talking too much ('I sleep all right', 'My energy's been okay'), so the mood disorder
+    # stays on the differential beside the psychosis, no longer first
+    assert any(d.startswith(("F25", "F31", "F30")) for d in chart.disorders), chart.disorders
+
+
+def test_an_elevated_mood_with_two_other_manic_groups_beside_a_persecutory_belief_is_no_delusional_disorder():
+    # test-v2-0015 as first played (stop 52); stop 53 review: the elevated mood needs two other manic groups beside it
+    doctor = _doctor("Outpatient clinic. A 53-year-old woman is here to see you, alone.")
+    _answer(doctor, "persecutory_delusions", "My neighbours are poisoning my food, I only eat tins.")
+    _answer(doctor, "pressured_speech", "Sorry, sorry, talking too much again!")
+    _answer(doctor, "decreased_need_for_sleep", "I only need two hours a night, I don't feel tired at all.")
+    _answer(doctor, "increased_activity", "I've been up doing projects all night, painting the whole house.")
+    _answer(doctor, "mse:mood", "I feel absolutely amazing. Best I've ever felt in my life!",
+            question="In your own words, how would you describe your mood right now?")
+    assert doctor._leading()[0][0].code.startswith(("F25", "F31", "F30")), doctor._leading()
 
 
 def test_a_persecutory_belief_without_elevated_mood_stays_a_psychosis():
@@ -127,4 +141,51 @@ def test_a_drug_the_medicines_answer_already_calls_past_gets_no_second_sentence(
     doctor = _doctor()
     _answer(doctor, "medications_current", "I don't take any currently. I used to take aripiprazole.")
     _answer(doctor, "past_psychiatric_treatment", "I stopped aripiprazole last year.")
+    assert "later said to have been stopped" not in _line(doctor, "Medications:"), doctor._note()
+
+
+def test_praise_of_another_person_is_no_elevated_mood():
+    # stop 53 review: 'Low, really low. My husband has been amazing though' was read as the patient's elevated mood
+    doctor = _doctor("Outpatient clinic. A 34-year-old woman is here to see you, alone.")
+    _answer(doctor, "mse:mood", "Low, really low. My husband has been amazing though.",
+            question="In your own words, how would you describe your mood right now?")
+    assert "elevated_mood" not in doctor.findings.inferred, doctor.findings.inferred
+    _answer(doctor, "mse:mood", "Honestly? I feel absolutely amazing.",
+            question="In your own words, how would you describe your mood right now?")
+    assert "elevated_mood" in doctor.findings.inferred  # said of her own mood it still counts
+
+
+def test_voices_with_praise_of_a_sister_stay_a_schizophrenia():
+    # stop 53 review: voices, a poisoning belief, 'My sister has been brilliant' and 'My sister says I talk too fast'
+    # moved the lead from F20.0 to F25.0; a sister's praise is no elevated mood, and one other manic group is too few
+    doctor = _doctor("Outpatient clinic. A 34-year-old woman is here to see you, alone.")
+    _answer(doctor, "auditory_hallucinations", "Yes, I hear voices talking about me when nobody is there.")
+    _answer(doctor, "persecutory_delusions", "The neighbours are poisoning my food.")
+    before = doctor._leading()[0][0].code
+    _answer(doctor, "mse:mood", "Not great, honestly. My sister has been brilliant though.",
+            question="In your own words, how would you describe your mood right now?")
+    _answer(doctor, "pressured_speech", "My sister says I talk too fast.")
+    assert doctor._leading()[0][0].code == before, (before, doctor._leading())
+    assert not doctor._leading()[0][0].code.startswith(("F25", "F31", "F30")), doctor._leading()
+
+
+INSOMNIA_CBT_DONE = INSOMNIA_DRIVER[:-2] + [
+    (r"medicines do you take", "I don't take any tablets. I did a six-week CBT for insomnia course last year and it didn't help."),
+    (r"alcohol", "Just a glass of wine at the weekend."),
+]
+
+
+def test_insomnia_after_a_course_of_cbt_i_is_not_told_cbt_i_first_again():
+    # stop 53 review: a patient who completed CBT for insomnia without benefit was told CBT-I comes first
+    out = encounter("Outpatient clinic. A 56-year-old man is here to see you, alone.", replies(INSOMNIA_CBT_DONE))
+    assert out["diagnose"] and "F51.0" in out["diagnose"], out["diagnose"]
+    assert "CBT for insomnia comes first" not in out["treat"], out["treat"]
+
+
+def test_a_stop_the_same_sentence_says_was_followed_by_taking_it_every_night_is_no_stopped_drug():
+    # stop 53 review: 'I stopped it once in 2019 and ended up in hospital, so I've taken it every night since'
+    doctor = _doctor("Inpatient ward. A 37-year-old woman is here to see you, alone.")
+    _answer(doctor, "medications_current", "Lithium. I stopped it once in 2019 and ended up in hospital, "
+            "so I've taken it every night since.")
+    assert "lithium" not in doctor._drugs_stopped()
     assert "later said to have been stopped" not in _line(doctor, "Medications:"), doctor._note()
