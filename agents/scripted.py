@@ -1429,19 +1429,8 @@ class ScriptedClinician(Doctor):
         told = (set(self.findings.present) - self.findings.contradicted) | (self.findings.inferred - self.findings.denied)
         if set(conf["unless_heard"]) & told:
             return lead  # a nihilistic or guilty delusion is the depression's own ("my insides are rotting", hw-015)
-        heard = set(self.script["psychosis_explained"]["findings"]) & told
-        said, durations = self._illness_days(), load_durations()
-        candidates = [
-            pair for pair in self._ranked_admissible()
-            if pair[0].code.startswith(tuple(conf["then"])) and heard & {c for c, _ in pair[0].symptoms}
-            and pair[1] > conf["min_score"]  # a psychosis that nothing else heard speaks for does not lead
-        ]
-        fitting = [pair for pair in candidates if said is None or durations.fits(pair[0].code, said, self.walk_in.age)]
-        best = (fitting or candidates or [None])[0]
-        if best is None:
-            return lead
-        rest = [pair for pair in lead if pair[0] is not best[0]]
-        return [best] + rest[: self.script["max_disorders"] - 1]
+        # a psychosis that nothing else heard speaks for does not lead (min_score)
+        return self._lead_explaining_psychosis(lead, conf["then"], told, conf["min_score"])
 
     def _manic_features_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
         """``lead`` with a mood disorder that explains the psychosis first when a psychosis without a mood episode
@@ -1455,10 +1444,18 @@ class ScriptedClinician(Doctor):
         others = [g for g in conf["groups"] if not set(g) & set(conf["core"])]  # the core is required, not counted
         if not set(conf["core"]) & told or sum(bool(set(g) & told) for g in others) < conf["min_other_groups"]:
             return lead
+        return self._lead_explaining_psychosis(lead, conf["then"], told)
+
+    def _lead_explaining_psychosis(self, lead: list[tuple[Hypothesis, float]], then: list[str], told: set[str],
+                                   min_score: float | None = None) -> list[tuple[Hypothesis, float]]:
+        """``lead`` with the best ranked disorder of ``then`` that explains a psychotic finding told (and, when the
+        illness's length was heard, fits it) moved first, the former lead kept on the differential; ``lead`` as it is
+        where none does. Shared by ``_psychosis_without_mood_episode`` and ``_manic_features_first``."""
         heard = set(self.script["psychosis_explained"]["findings"]) & told
         said, durations = self._illness_days(), load_durations()
         candidates = [pair for pair in self._ranked_admissible()
-                      if pair[0].code.startswith(tuple(conf["then"])) and heard & {c for c, _ in pair[0].symptoms}]
+                      if pair[0].code.startswith(tuple(then)) and heard & {c for c, _ in pair[0].symptoms}
+                      and (min_score is None or pair[1] > min_score)]
         fitting = [pair for pair in candidates if said is None or durations.fits(pair[0].code, said, self.walk_in.age)]
         best = (fitting or candidates or [None])[0]
         if best is None:
