@@ -557,6 +557,10 @@ class Speaker:
             if not i.silent and i.stance in (AFFIRM, TELL) and i.facts and not self._denial(i.facts[0])
             # a sentence that rules out a thing asked is a "no" too ("...; no suicidal ideation.")
             and not set(i.facts[0].rules_out) & set(plan.question.concepts)
+        } | {
+            # a part affirmed but kept back (a sensitive fact before rapport: uw-024's money, stop 53) is left unsaid;
+            # a bare "No, I can't say I have." before the part denied would deny it
+            i.subject for i in plan.items if i.silent and i.stance == AFFIRM
         }
         self._asked = plan.question.concepts
         self._topics = plan.question.topics
