@@ -113,7 +113,8 @@ NEWEST_READ = 52
 #: fresh set, heldout51, by name (others measure on it after the stop)
 #: Stop 52 moved heldout51 into the fitting and refuses stop 52's fresh set, heldout52, by name
 #: Stop 53 moved heldout52 into the fitting and refuses stop 53's fresh set, heldout53, by name
-FRESH = ("heldout53", "held_out53")
+#: Stop 54 refuses stop 54's fresh set, heldout54, by name as well (heldout53 stays refused until a refit reads it)
+FRESH = ("heldout53", "held_out53", "heldout54", "held_out54")
 OUT = ROOT / "mentalhospital_env" / "patient" / "data" / "topic_model.json"
 #: stop 45 measured this reader (C 1, vectors x 3, a topic at 0.5) against the cue-first reader of stops 30-45 (cue
 #: phrases mended by a per-topic stem model: ``combine``'s add/veto/confirm bars and the follow model): leave-one-set-out
