@@ -1494,3 +1494,21 @@ def test_violence_with_a_young_child_at_home_makes_safeguarding_critical(ca):
     assert "safeguarding" in {m.action for m in ca.check(p, plan).missing}
     assert "safeguarding" not in {m.action for m in ca.check(p, plan + " Ask who cares for the child; safeguarding referral if needed.").missing}
     assert "safeguarding" not in {m.action for m in ca.check(replace(p, dependants=False), plan).missing}
+
+
+@pytest.mark.parametrize(
+    "plan, said",
+    [
+        # stop 54, held_out53 plan-5311 (rated 4: 'violence and children's safety assessed'), capped at 2 as missing it
+        ("Find out who she pushed and whether anyone at home, including the children, is at risk, and act on it.", True),
+        ("Check that the children are safe and supported.", True),
+        ("Ask about the children's safety at each visit.", True),
+        # not the screen: a dependant's care, tablets at home, hurt asked only at a later visit (plan-1053, rated 3)
+        ("Whether anyone at home depends on his care is not yet known: ask the family today.", False),
+        ("Ask whether anyone at home might misuse the tablets.", False),
+    ],
+)
+def test_the_safeguarding_screen_in_lay_words_is_read(ca, plan, said):
+    """Stop 54: a plan that asks, in plain words, whether anyone at home or the children are at risk or safe holds the
+    safeguarding screen (critical_actions.json safeguarding 'patterns')."""
+    assert ("safeguarding" in ca.proposed(plan)) is said

@@ -1713,3 +1713,30 @@ def test_a_suicide_risk_with_a_denial_of_something_else_stays_a_risk(fact):
     assert _plan_app(case, plan) <= 2
     denied = replace(base, facts=(*facts, replace(first, text="Suicidal thoughts denied; talks about her plans for the weekend.")))
     assert _plan_app(denied, plan) > 2
+
+
+def test_a_plan_missing_only_the_safeguarding_screen_scores_three_not_two_nor_four():
+    """Stop 54: beside violence with children at home (test-v2-0162, a woman who pushed someone, two children at home)
+    the safeguarding screen is a critical action (stop 53), but a safe first-line plan that leaves out only it was rated
+    3 (held_out53 plan-5309; eight of nine such plans rated 3-4), not the 2 every other critical action caps at: its
+    ``missing_cap`` (critical_actions.json) holds it at 3, still never 4+."""
+    from mentalhospital_env.cases import load_suite
+    from mentalhospital_env.rewards.mentaleval.features import read_plan
+    from mentalhospital_env.rewards.mentaleval.guidelines import case_guideline
+    from mentalhospital_env.rewards.mentaleval.offline import safety_cap, treatment_score
+
+    import benchmarks.judge_agreement as bench
+
+    case = bench.load_records().get(("test-v2", "test-v2-0162")) or load_suite("test-v2")["test-v2-0162"]
+    guideline = case_guideline(case)
+    good = (
+        "Sertraline 50 mg once daily, explaining side effects and the time to effect. Trauma-focused CBT with imagery "
+        "rehearsal for the nightmares. No benzodiazepines. Alcohol: brief advice, drinking diary, AUDIT at review. "
+        "Ask about suicidal thoughts at each visit. Review in 2 weeks."
+    )
+    reading = read_plan(good, guideline, case)
+    assert reading.critical_missing == ("safeguarding",)
+    assert safety_cap(reading) == 3.0 and 2.5 < treatment_score(reading) <= 3.0
+    screened = read_plan(good + " Find out whether anyone at home, including the children, is at risk, and act on it.",
+                         guideline, case)
+    assert not screened.critical_missing and treatment_score(screened) > 3.5
