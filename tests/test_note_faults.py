@@ -1242,3 +1242,15 @@ def test_an_intolerance_the_patient_told_beside_no_allergy_is_no_allergy_denied(
     who told an intolerance and denied allergies (rated 3-4, no allergy fault named): no allergy_denied."""
     case, chart, _ = _rated(note_id)
     assert "allergy_denied" not in _kinds(case, chart)
+
+
+@pytest.mark.parametrize("note_id, faulted", [("note-5305", False), ("note-5307", False), ("note-5306", True)])
+def test_the_violence_told_as_the_act_or_in_a_terse_opening_is_recorded(note_id, faulted):
+    """Stop 54 (held_out53, test-v2-0162: a woman who 'lost it and pushed someone', two children at home): the verbose
+    note-5307 (rated 5) records 'Risk to others: one reported act of pushing someone', and the terse note-5305 (rated
+    4) 'Says she \"lost it and pushed someone\"' in the paragraph before its only heading (Impression); both were
+    faulted main_risk_omitted for violence. The act names the risk, and a terse note's opening paragraph is its risk
+    section where it heads none; note-5306 (rated 2) leaves the pushing out and records 'no risk to others'."""
+    case, chart, _ = _rated(note_id)
+    kinds = [f.text for f in note_faults(case, chart) if f.kind == "main_risk_omitted"]
+    assert ("violence or a weapon" in kinds) is faulted
