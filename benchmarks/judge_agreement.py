@@ -150,8 +150,8 @@ def make_judges(names: list[str]) -> dict[str, Any]:
 
 
 _DIMENSION = {"plan": "treatment_appropriateness", "note": "note_quality"}
-SPLITS = ("all", "earlier", "held_out", "scripted", "held_out28", "held_out29", "held_out30", "held_out31", "held_out32", "held_out33", "held_out34", "held_out35", "held_out36", "held_out37", "held_out38", "held_out39", "held_out40", "held_out41", "held_out42", "held_out43", "held_out44", "held_out45", "held_out46", "held_out47", "held_out49", "held_out50", "held_out51", "held_out52", "held_out53")
-HELD_OUT = "held_out53"  # never read while tuning; --disagreements never lists it (stop 53: held_out52 is development data)
+SPLITS = ("all", "earlier", "held_out", "scripted", "held_out28", "held_out29", "held_out30", "held_out31", "held_out32", "held_out33", "held_out34", "held_out35", "held_out36", "held_out37", "held_out38", "held_out39", "held_out40", "held_out41", "held_out42", "held_out43", "held_out44", "held_out45", "held_out46", "held_out47", "held_out49", "held_out50", "held_out51", "held_out52", "held_out53", "held_out54")
+HELD_OUT = "held_out54"  # never read while tuning; --disagreements never lists it (stop 54: held_out53 is development data)
 
 #: Pre-registered at stop 40 (s40-judge), written and committed alone before any change to the judge; the earlier claim
 #: (``PREREGISTERED39``) is in ``scripts/fit_judge_calibration.py`` and this one follows its shape. It is decided once, at
