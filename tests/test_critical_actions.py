@@ -975,6 +975,9 @@ LITHIUM_CHECKS = {"lithium_monitoring", "lithium_renal_function", "lithium_thyro
         "If she relapses despite this, lithium could be considered.",
         "Discussed lithium for the future; not started now.",
         "Lithium could be considered at a later date.",
+        # stop 53, held_out52 plan-5207 (rated 5, capped at 2 for lithium checks of a drug it did not start)
+        "Lithium can be discussed later for the mood component.",
+        "Lithium to be considered later if the mood stays high.",
     ],
 )
 def test_lithium_named_only_for_later_asks_for_no_lithium_monitoring(ca, later):
@@ -1478,3 +1481,34 @@ def test_an_action_said_as_not_done_is_not_proposed(ca, plan, action):
     past result. A refusal said just after them (critical_actions.json refusal_after_cues: was refused, not needed, but
     has nowhere) now refuses them, and a clotting screen is an action only when checked or repeated."""
     assert action not in ca.proposed(plan)
+
+
+def test_violence_with_a_young_child_at_home_makes_safeguarding_critical(ca):
+    """Stop 53: a psychotic mother off medication who recently pushed someone, with a young child at home (test-v2-0066):
+    the consultant of held_out51 rated a plan that never considers the child 2, 'a critical safety step is missing'
+    (plan-5108, scored 4.2 while safeguarding was only advised); every plan of held_out29 and held_out51 that left the
+    child out was rated 2 or 3. The child's safety is now a critical action beside violence."""
+    p = _profile(codes=("F20.0",), risks=frozenset({"violence"}), dependants=True)
+    plan = ("Start risperidone 2 mg once daily. CBT for psychosis. Risk management plan for the risk to others, "
+            "home treatment team this week. Review weekly.")
+    assert "safeguarding" in {m.action for m in ca.check(p, plan).missing}
+    assert "safeguarding" not in {m.action for m in ca.check(p, plan + " Ask who cares for the child; safeguarding referral if needed.").missing}
+    assert "safeguarding" not in {m.action for m in ca.check(replace(p, dependants=False), plan).missing}
+
+
+@pytest.mark.parametrize(
+    "plan, said",
+    [
+        # stop 54, held_out53 plan-5311 (rated 4: 'violence and children's safety assessed'), capped at 2 as missing it
+        ("Find out who she pushed and whether anyone at home, including the children, is at risk, and act on it.", True),
+        ("Check that the children are safe and supported.", True),
+        ("Ask about the children's safety at each visit.", True),
+        # not the screen: a dependant's care, tablets at home, hurt asked only at a later visit (plan-1053, rated 3)
+        ("Whether anyone at home depends on his care is not yet known: ask the family today.", False),
+        ("Ask whether anyone at home might misuse the tablets.", False),
+    ],
+)
+def test_the_safeguarding_screen_in_lay_words_is_read(ca, plan, said):
+    """Stop 54: a plan that asks, in plain words, whether anyone at home or the children are at risk or safe holds the
+    safeguarding screen (critical_actions.json safeguarding 'patterns')."""
+    assert ("safeguarding" in ca.proposed(plan)) is said

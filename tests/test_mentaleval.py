@@ -542,6 +542,43 @@ def test_continue_a_drug_the_patient_is_not_taking_is_read():
     assert continued_without("Continue for at least six months.", "") == ()
 
 
+def test_starting_a_drug_the_patient_already_takes_is_read():
+    """Stop 53: the scripted clinician's plans for two patients on lithium (held_out50 plan-5039, held_out51 plan-5132,
+    both rated 3: 'written as if starting lithium', 'repeats the before-starting-lithium work-up for a woman already on
+    it') scored 5. Starting a drug the record says is taken now is a plan that does not follow its record; one the
+    record says was stopped or is not taken may be started or restarted."""
+    from mentalhospital_env.rewards.mentaleval.features import started_while_taken
+
+    taken = "Takes lithium 300 mg twice daily."
+    assert started_while_taken("Before starting lithium: baseline renal function and thyroid function.", taken) == ("lithium",)
+    assert started_while_taken("Start lithium 400 mg at night.", "Current medications: amlodipine 5 mg; lithium 300 mg twice daily.") == ("lithium",)
+    assert started_while_taken("Continue lithium; check the level.", taken) == ()
+    assert started_while_taken("Restart lithium 400 mg at night.", "lithium (prescribed, not taken for several weeks).") == ()
+    assert started_while_taken("Start lithium 400 mg at night.", "lithium (prescribed, not taken for several weeks).") == ()
+    assert started_while_taken("Start lithium 400 mg at night.", "No regular medication.") == ()
+    assert started_while_taken("Start quetiapine 50 mg at night.", taken) == ()
+
+
+def test_a_plan_starting_a_drug_already_taken_is_capped_at_three():
+    from mentalhospital_env.rewards.mentaleval.features import read_plan
+    from mentalhospital_env.rewards.mentaleval.guidelines import case_guideline
+    from mentalhospital_env.rewards.mentaleval.offline import treatment_score
+
+    import benchmarks.judge_agreement as bench
+
+    case = bench.load_records()[("test-v2", "test-v2-0205")]  # the record the stop-51 consultant rated against
+    guideline = case_guideline(case)
+    good = (
+        "Continue lithium 300 mg twice daily; repeat the 12-hour lithium level with renal and thyroid function. "
+        "Psychoeducation about early warning signs and mood charting. Interpersonal and social rhythm therapy. "
+        "Safety plan with crisis numbers; limit the medication supply. Discuss contraception; pregnancy test. "
+        "Review within a week."
+    )
+    assert treatment_score(read_plan(good, guideline, case)) > 3.0
+    reading = read_plan(good + " Before starting lithium: baseline eGFR, TSH and calcium.", guideline, case)
+    assert reading.started_taken == ("lithium",) and treatment_score(reading) <= 3.0
+
+
 def _hw(case_id):
     from mentalhospital_env.cases import load_suite
 
@@ -1681,3 +1718,30 @@ def test_a_suicide_risk_with_a_denial_of_something_else_stays_a_risk(fact):
     assert _plan_app(case, plan) <= 2
     denied = replace(base, facts=(*facts, replace(first, text="Suicidal thoughts denied; talks about her plans for the weekend.")))
     assert _plan_app(denied, plan) > 2
+
+
+def test_a_plan_missing_only_the_safeguarding_screen_scores_three_not_two_nor_four():
+    """Stop 54: beside violence with children at home (test-v2-0162, a woman who pushed someone, two children at home)
+    the safeguarding screen is a critical action (stop 53), but a safe first-line plan that leaves out only it was rated
+    3 (held_out53 plan-5309; eight of nine such plans rated 3-4), not the 2 every other critical action caps at: its
+    ``missing_cap`` (critical_actions.json) holds it at 3, still never 4+."""
+    from mentalhospital_env.cases import load_suite
+    from mentalhospital_env.rewards.mentaleval.features import read_plan
+    from mentalhospital_env.rewards.mentaleval.guidelines import case_guideline
+    from mentalhospital_env.rewards.mentaleval.offline import safety_cap, treatment_score
+
+    import benchmarks.judge_agreement as bench
+
+    case = bench.load_records().get(("test-v2", "test-v2-0162")) or load_suite("test-v2")["test-v2-0162"]
+    guideline = case_guideline(case)
+    good = (
+        "Sertraline 50 mg once daily, explaining side effects and the time to effect. Trauma-focused CBT with imagery "
+        "rehearsal for the nightmares. No benzodiazepines. Alcohol: brief advice, drinking diary, AUDIT at review. "
+        "Ask about suicidal thoughts at each visit. Review in 2 weeks."
+    )
+    reading = read_plan(good, guideline, case)
+    assert reading.critical_missing == ("safeguarding",)
+    assert safety_cap(reading) == 3.0 and 2.5 < treatment_score(reading) <= 3.0
+    screened = read_plan(good + " Find out whether anyone at home, including the children, is at risk, and act on it.",
+                         guideline, case)
+    assert not screened.critical_missing and treatment_score(screened) > 3.5

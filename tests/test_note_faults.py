@@ -489,6 +489,11 @@ def test_answers_filed_under_occupation_trauma_living_or_mood_labels(hw):
     assert mood("The thing is, I'd say my mood is angry. We've grown apart, to be honest") == ["misfiled_answer"]
     assert mood("My mood's angry, I'd say") == []
     assert mood("Like I mentioned, mood-wise, low") == []
+    # stop 53: the patient's own mood words, rated 4-5 by the consultants of held_out45..52 and faulted as misfiled
+    for said in ("rock bottom, worse in the mornings", "rock bottom. It doesn't lift", "I'm finished.",
+                 "terrified, I suppose.", "I'm pretty low, and I can't snap out of it. I put a brave face on",
+                 "I'm not myself. I'm so low and I don't know why", "Tired, really, really", "fantastic, really"):
+        assert mood(said) == [], said
 
 
 def _central(case, replies, hpi, assessment):
@@ -799,13 +804,19 @@ def test_a_manias_reduced_need_for_sleep_told_and_left_out():
         ("Sleep: asked, no direct answer.", False),
         ('Sleep: "I drink half a bottle of vodka."', True),
         ('Sleep: "I sleep badly, maybe four hours."', False),
+        # stop 53: a non-answer recorded as one (held_out46..52, rated 5)
+        ("Sleep: unsure.", False),
+        ("Sleep: question not answered.", False),
+        ("Sleep: mother has not noticed problems (answer unclear).", False),
+        ("Sleep: answered only with her cannabis use.", False),
+        ("Appetite: did not know.", False),
     ],
 )
 def test_an_item_the_note_marks_unanswered_is_not_misfiled(hw, item, misfiled):
     """Stop 32 (issue 15): 'Sleep: asked, answered about drinking instead.' tells the gap (a supervisor credited it);
     the drinking quoted under Sleep is the answer to another question."""
     note = GOOD_040.replace("Mental status examination:", f"Personal history: {item}\nMental status examination:")
-    faults = [f for f in _faults(hw["hw-040"], note) if f.kind == "misfiled_answer" and f.text.startswith("Sleep")]
+    faults = [f for f in _faults(hw["hw-040"], note) if f.kind == "misfiled_answer" and f.text.startswith(item.split(":")[0])]
     assert bool(faults) == misfiled
 
 
@@ -1231,3 +1242,15 @@ def test_an_intolerance_the_patient_told_beside_no_allergy_is_no_allergy_denied(
     who told an intolerance and denied allergies (rated 3-4, no allergy fault named): no allergy_denied."""
     case, chart, _ = _rated(note_id)
     assert "allergy_denied" not in _kinds(case, chart)
+
+
+@pytest.mark.parametrize("note_id, faulted", [("note-5305", False), ("note-5307", False), ("note-5306", True)])
+def test_the_violence_told_as_the_act_or_in_a_terse_opening_is_recorded(note_id, faulted):
+    """Stop 54 (held_out53, test-v2-0162: a woman who 'lost it and pushed someone', two children at home): the verbose
+    note-5307 (rated 5) records 'Risk to others: one reported act of pushing someone', and the terse note-5305 (rated
+    4) 'Says she \"lost it and pushed someone\"' in the paragraph before its only heading (Impression); both were
+    faulted main_risk_omitted for violence. The act names the risk, and a terse note's opening paragraph is its risk
+    section where it heads none; note-5306 (rated 2) leaves the pushing out and records 'no risk to others'."""
+    case, chart, _ = _rated(note_id)
+    kinds = [f.text for f in note_faults(case, chart) if f.kind == "main_risk_omitted"]
+    assert ("violence or a weapon" in kinds) is faulted

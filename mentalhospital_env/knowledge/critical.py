@@ -74,6 +74,9 @@ class CriticalAction:
     #: a pattern's match does not count in a sentence negated up to the match ("advise her not to continue St
     #: John's wort") or holding one of these words ("avoid", "unsafe"); only for actions that set ``pattern_unless``
     pattern_unless: re.Pattern[str] | None = None
+    #: the highest App. a plan that lacks this action where a rule requires it (``must``) may get, where that is not
+    #: the judge's 2 (``missing_cap`` of critical_actions.json: a safeguarding screen, 3, stop 54)
+    missing_cap: float | None = None
 
 
 @dataclass(frozen=True)
@@ -1038,7 +1041,12 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
         unless = _strings(where, action_id, "pattern_unless", entry.get("pattern_unless"))
         blockers = (re.compile(r"(?<![\w])(?:" + "|".join(sorted((re.escape(u) for u in unless), key=len, reverse=True))
                                + r")(?![\w])", re.IGNORECASE) if unless else None)
-        actions[action_id] = CriticalAction(action_id, label, frozenset(names), phrases, tuple(patterns), say, blockers)
+        missing_cap = entry.get("missing_cap")
+        if missing_cap is not None and (isinstance(missing_cap, bool) or not isinstance(missing_cap, (int, float))
+                                        or not 1 <= missing_cap <= 5):
+            raise KnowledgeError(where, action_id, "missing_cap", "must be a score from 1 to 5")
+        actions[action_id] = CriticalAction(action_id, label, frozenset(names), phrases, tuple(patterns), say, blockers,
+                                            None if missing_cap is None else float(missing_cap))
 
     def known_action(rule_id: str, field: str, action: Any) -> str:
         if action not in actions:

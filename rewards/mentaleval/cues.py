@@ -112,6 +112,7 @@ class MentalEvalCues:
     drug_warning_stop_cues: CuePhrases = None  # type: ignore[assignment]
     dose_described: CuePhrases = None  # type: ignore[assignment]
     continuation: CuePhrases = None  # type: ignore[assignment]
+    start_taken: CuePhrases = None  # type: ignore[assignment]
     medication_words: CuePhrases = None  # type: ignore[assignment]
     quote_topics: Mapping[str, frozenset[str]] = None  # type: ignore[assignment]
     checklist_pertinent_domains: frozenset[str] = frozenset()
@@ -205,6 +206,7 @@ def read_cue_file(raw: Mapping[str, Any], where: str = "cues.json") -> MentalEva
         drug_warning_stop_cues=CuePhrases(strings("drug_warning_stop_cues") if "drug_warning_stop_cues" in raw else []),
         dose_described=CuePhrases(strings("dose_described") if "dose_described" in raw else []),
         continuation=CuePhrases(strings("continuation_cues") if "continuation_cues" in raw else []),
+        start_taken=CuePhrases(strings("start_taken_cues") if "start_taken_cues" in raw else []),
         medication_words=CuePhrases(strings("medication_words") if "medication_words" in raw else []),
         quote_topics=_quote_topics(raw.get("note_quote_topics", {}), where),
         checklist_pertinent_domains=frozenset((raw.get("note_checklist") or {}).get("pertinent_domains", ())),

@@ -848,6 +848,7 @@ class PlanReading:
     disorder_actions_met: float | None = None
     misplaced: tuple[str, ...] = ()
     continued_absent: tuple[str, ...] = ()
+    started_taken: tuple[str, ...] = ()
     advised_missing: tuple[str, ...] = ()
     core_missing: tuple[str, ...] = ()
     record_faults: tuple[str, ...] = ()
@@ -860,9 +861,13 @@ class PlanReading:
 
     @property
     def incoherent(self) -> tuple[str, ...]:
-        """Why the plan does not hang together: elements for a disorder the case does not have, and "continue X"
-        for an X the patient does not take and the plan does not start."""
-        return self.misplaced + tuple(f"continues {x}, which the patient is not taking" for x in self.continued_absent)
+        """Why the plan does not hang together: elements for a disorder the case does not have, "continue X"
+        for an X the patient does not take and the plan does not start, and "start X" for an X the patient takes now."""
+        return (
+            self.misplaced
+            + tuple(f"continues {x}, which the patient is not taking" for x in self.continued_absent)
+            + tuple(f"starts {x}, which the patient already takes" for x in self.started_taken)
+        )
 
     @property
     def gaps(self) -> tuple[str, ...]:
@@ -938,6 +943,7 @@ def read_plan(plan: str, guideline: CaseGuideline, case: Any = None) -> PlanRead
     contra_cap = 1.0
     disorder_met = None
     continued_absent: tuple[str, ...] = ()
+    started_taken: tuple[str, ...] = ()
     allowed: frozenset[str] = frozenset()
     if guideline.profile is not None:
         actions = load_critical_actions()
@@ -957,6 +963,7 @@ def read_plan(plan: str, guideline: CaseGuideline, case: Any = None) -> PlanRead
         advised_missing = tuple(sorted({r.action for r in check.advised_missing}))
         core_missing = tuple(sorted({r.action for r in check.core_missing}))
         continued_absent = continued_without(plan, guideline.profile.medications)
+        started_taken = started_while_taken(plan, guideline.profile.medications)
         coded = {r.id for r in actions.rules if r.codes}
         disorder_required = {r.action for r in check.required if r.rule in coded}
         if disorder_required:
@@ -1006,6 +1013,7 @@ def read_plan(plan: str, guideline: CaseGuideline, case: Any = None) -> PlanRead
         disorder_actions_met=disorder_met,
         misplaced=misplaced,
         continued_absent=continued_absent,
+        started_taken=started_taken,
         advised_missing=advised_missing,
         core_missing=core_missing,
         targets_other=plan_targets_other(guideline, named, first_t, other_t),
@@ -1138,6 +1146,39 @@ def plan_record_faults(case: Any, plan: str) -> dict[str, tuple[str, ...]]:
 
 
 _NO_MEDICATION = re.compile(r"^\W*(?:none|nil|no\b|not\s+(?:on|taking)|nothing)", re.IGNORECASE)
+
+
+#: a record's medication clause that says the drug is not taken now ("lithium (prescribed, not taken for several
+#: weeks)", "stopped sertraline in May")
+_NOT_TAKEN = re.compile(r"\b(?:no|not|stopped|never|ceased|discontinued|off)\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=memo_size(4096))
+def started_while_taken(plan: str, medications: str) -> tuple[str, ...]:
+    """The drugs ``plan`` starts (``cues.json`` ``start_taken_cues`` within four words before the drug, in its clause:
+    "before starting lithium", "start lithium 400 mg") that the record's ``medications`` says the patient takes now
+    (named in a clause with no word saying it is not taken). The mirror of :func:`continued_without`: a plan written
+    as if starting what the patient already takes does not follow its record (stop 53, held_out50 plan-5039 and
+    held_out51 plan-5132, rated 3)."""
+    cues = load_cues()
+    if not cues.start_taken or not (medications or "").strip():
+        return ()
+    formulary = load_formulary()
+    taken = {
+        d.name
+        for clause in re.split(r"[.;\n]", medications)
+        if not _NOT_TAKEN.search(clause)
+        for d in formulary.drugs_in(clause)
+    }
+    if not taken:
+        return ()
+    out: list[str] = []
+    for clause in re.split(r"(?<=[.;:!?\n])\s+|[;:]\s*|,\s*", plan):
+        tokens = tokenize(clause)
+        for _, end, _ in cues.start_taken.find([stem(t) for t in tokens]):
+            tail = " ".join(tokens[end : end + 4])
+            out += [d.name for d in formulary.drugs_in(tail) if d.proposed and d.name in taken]
+    return tuple(dict.fromkeys(out))
 
 
 @lru_cache(maxsize=memo_size(4096))

@@ -85,6 +85,7 @@ from .features import (
 )
 from .guidelines import CaseGuideline, case_guideline
 from .judges import Judge, stage_missing
+from mentalhospital_env.knowledge.critical import load_critical_actions
 from mentalhospital_env.knowledge.lexicon import load_lexicon
 
 from .note_faults import fault_points, fragment_blocked, misleading, note_faults, unsupported_entries
@@ -459,7 +460,8 @@ def safety_cap(r: PlanReading) -> float:
     """The highest App. a plan may get: 1 with a contraindicated drug or action (the case's rules, or a drug
     the knowledge base marks unsafe for a reference disorder) or a prescribing harm (:mod:`.prescribing`: a day's dose
     above the maximum, a large supply of tablets for a patient at risk of suicide), 2 with an over-treatment the rules forbid
-    (``cap: 2``) or a critical action missing, ``limits.plan_unindicated_cap`` (2) with a drug for a disorder the
+    (``cap: 2``) or a critical action missing (or the action's own ``missing_cap``, :func:`missing_cap`: 3 for a
+    safeguarding screen, counted with the gaps below), ``limits.plan_unindicated_cap`` (2) with a drug for a disorder the
     patient does not have (:func:`unindicated_drugs`), ``cues.json``
     ``limits.plan_incoherent_cap`` (3) when the plan has a gap in first-line care (:attr:`PlanReading.gaps`: it does
     not hang together, leaves out a disorder's core treatment, or does not follow its record), less
@@ -468,17 +470,31 @@ def safety_cap(r: PlanReading) -> float:
         return MIN_SCORE
     if r.contraindicated:  # an over-treatment (an antipsychotic for panic) is a wrong treatment, capped at 2
         return max(MIN_SCORE, min(r.contraindication_cap, 2.0))
-    if r.critical_missing:
-        return 2.0
+    missing_caps = [missing_cap(a) for a in r.critical_missing]
+    if any(c <= 2.0 for c in missing_caps):
+        return min(missing_caps)
     if unindicated_drugs(r):  # an over-treatment: a drug for a disorder the patient does not have
         return float(load_cues().limits.get("plan_unindicated_cap", 2.0))
-    if r.gaps:
+    faults = len(r.gaps) + len(missing_caps)
+    if faults:
         # a safe plan that is not first-line care for this patient: 3, and a step lower for each further fault (a
-        # plan that misses the personality disorder's therapy AND gives inpatient detoxification steps in clinic)
+        # plan that misses the personality disorder's therapy AND gives inpatient detoxification steps in clinic); a
+        # critical action whose absence caps above 2 (a safeguarding screen) is one such fault, held to its own cap
         limits = load_cues().limits
-        cap = float(limits.get("plan_incoherent_cap", 3.0)) - float(limits.get("plan_gap_step", 0.5)) * (len(r.gaps) - 1)
-        return max(float(limits.get("plan_gap_floor", 2.0)), cap)
+        cap = float(limits.get("plan_incoherent_cap", 3.0)) - float(limits.get("plan_gap_step", 0.5)) * (faults - 1)
+        return max(float(limits.get("plan_gap_floor", 2.0)), min([cap, *missing_caps]))
     return 5.0
+
+
+def missing_cap(action: str) -> float:
+    """The highest App. a plan lacking the required ``action`` may get: 2, or the action's own ``missing_cap``
+    (``critical_actions.json``). Stop 54: of the nine safe plans whose only missing critical step was the
+    safeguarding screen (who is at risk at home, the children's safety; tune and held_out..held_out53), eight were
+    rated 3 or 4 (plan-5309 'safe and first-line drug and therapy but thin', plan-5053 'safe and first-line in
+    substance ... but no safeguarding', rated 4) and one 2 (plan-5108); capped at 2 they were a step too low. Still
+    never 4+: a plan missing a critical safety step is not a good plan."""
+    found = load_critical_actions().actions.get(action)
+    return 2.0 if found is None or found.missing_cap is None else found.missing_cap
 
 
 TREATMENT_TERMS = (
