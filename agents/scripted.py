@@ -1990,6 +1990,11 @@ class ScriptedClinician(Doctor):
         if other:
             parts.append(f"Other: {'; '.join(other)}.")
         safety = [item for item in principal.safety[:3] if fits(item)]
+        # suicidal thoughts told: the supply is limited now, not 'if risk is raised' (``plan.supply_when_risk_heard``)
+        supply = conf["supply_when_risk_heard"]
+        if set(supply["risks"]) & profile.risks:
+            for rule in supply["items"]:
+                safety = [rule["instead"] if rule["said"] in item else item for item in safety]
         if safety:
             parts.append(f"Safety: {'; '.join(safety)}.")
         if crisis_now:
