@@ -1228,7 +1228,7 @@ class ScriptedClinician(Doctor):
                 continue  # nightmares that PTSD above already holds: no nightmare disorder beside it
             if top <= 0 or s >= top * self.script["category_threshold"]:
                 lead.append((h, s))
-        lead = self._fitting_first(lead)
+        lead = self._explaining_first(self._fitting_first(lead))
         lead = lead[:1] + [pair for pair in lead[1:] if self._on_differential(pair[0], lead[0][0])]
         lead = self._results_lead(self._results_on_differential(lead, ranked))
         return self._dependence_first(lead)
@@ -1241,6 +1241,21 @@ class ScriptedClinician(Doctor):
         heard = {c for c, _ in h.symptoms} & self._evidence()
         held = {c for g in above if g.category != h.category for c, _ in g.symptoms}
         return bool(heard) and heard <= held
+
+    def _explaining_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
+        """``lead`` with a disorder that explains a leading sleep disorder put first (``explained_on_differential.first``):
+        nightmares after combat or an assault lead as PTSD, which holds every finding of the nightmare disorder heard,
+        when the trauma or its re-experiencing was told; the sleep disorder then leaves the list, as ``_explained_above``
+        keeps it off below PTSD. Unchanged otherwise."""
+        conf = self.script["explained_on_differential"]
+        if not lead or not lead[0][0].code.startswith(tuple(conf["codes"])):
+            return lead
+        heard = set(self.findings.present) - self.findings.contradicted - self.findings.denied
+        for i, (h, _) in enumerate(lead[1:], 1):
+            rule = next((r for prefix, r in conf["first"].items() if h.code.startswith(prefix)), None)
+            if rule and set(rule["told"]) & heard and self._explained_above(lead[0][0], [h]):
+                return [lead[i]] + [pair for j, pair in enumerate(lead[1:], 1) if j != i]
+        return lead
 
     def _dependence_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
         """``lead`` with a drug's dependence first when it was told (``_drug_dependence_told``) and the disorder leading

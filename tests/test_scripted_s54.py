@@ -36,3 +36,32 @@ def test_suicidal_thoughts_denied_keep_the_supply_limit_conditional():
     told = [(r"life is not worth|end your life|suicid", "No, never, I've got my kids to think about.")]
     plan = encounter(WALK_IN, replies(told + DEPRESSED))["treat"]
     assert "limit quantities of medication dispensed if risk is raised" in plan, plan
+
+
+VETERAN = [
+    (r"brought you here", "I barely sleep, and when I do the dreams come. I wake up screaming."),
+    (r"first notice|started|going on in your life", "It started five years ago, not long after I came back from a combat deployment."),
+    (r"sleeping|sleep", "I wake up screaming most nights."),
+    (r"worr", "No, I'm not a worrier."),
+    (r"medicines do you take", "I don't take any tablets."),
+    (r"alcohol", "Just a glass of wine at the weekend."),
+]
+
+
+def test_nightmares_after_a_combat_deployment_lead_as_ptsd_not_nightmare_disorder():
+    # test-v2-0471 (stop 54's sample) and test-v2-0162 (stop 52's consultant): nightmares that began after a trauma led as
+    # nightmare disorder with PTSD second, and the plan gave prazosin and imagery rehearsal, not PTSD's first-line care
+    # what follows the trauma is not answered either way ("Hard to say, really."), as test-v2-0471's patient did not
+    out = encounter("Outpatient clinic. A 45-year-old man is here to see you, alone.", replies(VETERAN, "Hard to say, really."))
+    first = re.search(r"1\. (F[\d.]+)", out["diagnose"]).group(1)
+    assert first.startswith("F43.1"), out["diagnose"]
+    assert "F51.5" not in out["diagnose"], out["diagnose"]
+    assert re.search(r"trauma-focused", out["treat"]), out["treat"]
+
+
+def test_nightmares_with_no_trauma_told_stay_a_nightmare_disorder():
+    quiet = [(r"brought you here", "I barely sleep, and when I do the dreams come. I wake up screaming."),
+             (r"first notice|started|going on in your life", "It started five years ago, nothing in particular happened."),
+             *VETERAN[2:]]
+    out = encounter("Outpatient clinic. A 45-year-old man is here to see you, alone.", replies(quiet, "Hard to say, really."))
+    assert re.search(r"1\. F51", out["diagnose"]), out["diagnose"]
