@@ -2054,7 +2054,14 @@ class ScriptedClinician(Doctor):
         # a patient who takes a medicine already: reconciled before another starts (and one for this illness continued)
         taken = self.findings.answers.get("medications_current", "")
         if prescribed and taken and ("medications_current" in self.findings.present or "medications_current" not in self.findings.denied):
-            parts.append(conf["reconcile_medicines"])
+            # nothing new started ("none started now", "she already takes sertraline: ... raise the dose"): no "Before
+            # the new medicine starts"; a drug kept is reconciled before any dose change (``reconcile_when_nothing_new``)
+            same = conf["reconcile_when_nothing_new"]
+            if any(re.search(p, medication, re.IGNORECASE) for p in same["continued"]) \
+                    and not any(re.search(p, medication, re.IGNORECASE) for p in same["starts"]):
+                parts.append(same["sentence"])
+            elif not any(re.search(p, medication, re.IGNORECASE) for p in same["none_started"]):
+                parts.append(conf["reconcile_medicines"])
         # no hypnotic or benzodiazepine beside nightly drinking (zolpidem for an insomnia, stop 35), and said why
         if sedative_withheld:
             he = {"female": "she", "male": "he"}.get(self.walk_in.sex or "", "they")

@@ -65,3 +65,22 @@ def test_nightmares_with_no_trauma_told_stay_a_nightmare_disorder():
              *VETERAN[2:]]
     out = encounter("Outpatient clinic. A 45-year-old man is here to see you, alone.", replies(quiet, "Hard to say, really."))
     assert re.search(r"1\. F51", out["diagnose"]), out["diagnose"]
+
+
+def test_a_drug_already_taken_and_continued_is_no_new_medicine_to_reconcile_before():
+    # stop 53's consultant: continuation plans said 'Before the new medicine starts: reconcile ...' when nothing new
+    # starts (hw-028, hw-034 at stop 54: 'she already takes sertraline: check adherence ... raise the dose')
+    from tests.test_scripted_routes import OCD_REPLIES
+
+    plan = encounter("Outpatient clinic. A 27-year-old woman is here to see you, alone.", replies(OCD_REPLIES))["treat"]
+    assert "already takes sertraline" in plan, plan
+    assert "Before the new medicine starts" not in plan, plan
+    assert re.search(r"reconcile every medicine the patient takes", plan), plan  # still reconciled, before a dose change
+
+
+def test_a_new_drug_beside_medicines_taken_is_still_reconciled_before_it_starts():
+    told = [(r"medicines do you take", "I take amlodipine 5 mg once daily for my blood pressure."),
+            (r"life is not worth|end your life|suicid", "No, never, I've got my kids to think about.")]
+    plan = encounter(WALK_IN, replies(told + DEPRESSED))["treat"]
+    assert re.search(r"\bstart sertraline\b", plan), plan
+    assert "Before the new medicine starts: reconcile" in plan, plan
