@@ -2069,7 +2069,7 @@ class ScriptedClinician(Doctor):
         # frequent drinking without dependence: advice and a goal, not a detoxification
         hazardous = self.script["plan_safety"]["heavy_drinking"]
         dependence_named = any(h.code.startswith(tuple(hazardous["hazardous_not_when_codes"])) for h, _ in lead)
-        if self.heavy_drinking() and not self.heavy_drinking(dependent=True) and not dependence_named:
+        if (self.heavy_drinking() or self._audit_hazardous()) and not self.heavy_drinking(dependent=True) and not dependence_named:
             parts.append(hazardous["hazardous_advice"])
         if self._risk_to_others():
             parts.append(conf["risk_to_others"])
@@ -2819,6 +2819,16 @@ class ScriptedClinician(Doctor):
             limit = cues["units_per_week"] if per.startswith("week") else cues["units_per_day"]
             if int(number) >= limit:
                 return True
+        return False
+
+    def _audit_hazardous(self) -> bool:
+        """Whether an AUDIT total on file scores hazardous drinking or more (``plan_safety.heavy_drinking.audit_*``), read
+        whatever the reply about alcohol said ('at the weekend I go for it' beside an AUDIT of 11/40, test-v2-0100)."""
+        cues = self.script["plan_safety"]["heavy_drinking"]
+        for name, result in self.findings.exam_results:
+            if name.strip().lower() in cues["audit_names"] and (m := re.search(cues["audit_total"], result)):
+                if int(m.group(1)) >= cues["audit_hazardous_from"]:
+                    return True
         return False
 
     def safety_profile(self, believed_only: bool = False) -> Profile:

@@ -84,3 +84,16 @@ def test_a_new_drug_beside_medicines_taken_is_still_reconciled_before_it_starts(
     plan = encounter(WALK_IN, replies(told + DEPRESSED))["treat"]
     assert re.search(r"\bstart sertraline\b", plan), plan
     assert "Before the new medicine starts: reconcile" in plan, plan
+
+
+def test_a_hazardous_audit_on_file_gets_alcohol_advice_whatever_words_the_drinking_was_told_in():
+    # test-v2-0100 (stop 53's consultant, and stop 54's sample): 'I don't drink in the week, but at the weekend I go for
+    # it' beside an AUDIT of 11/40 (hazardous) got no alcohol advice; test-v2-0034 (stop 52) likewise
+    told = [(r"alcohol", "I don't drink in the week, but at the weekend I go for it.")]
+    plan = encounter(WALK_IN, replies(told + DEPRESSED), results="AUDIT: total 11/40 (hazardous)")["treat"]
+    assert "Alcohol: feedback on the amount" in plan, plan
+
+
+def test_a_low_risk_audit_gets_no_alcohol_advice():
+    plan = encounter(WALK_IN, replies(DEPRESSED), results="AUDIT: total 3/40 (low risk)")["treat"]
+    assert "Alcohol: feedback on the amount" not in plan, plan
