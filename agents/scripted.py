@@ -2053,12 +2053,13 @@ class ScriptedClinician(Doctor):
         parts += [text for drug, text in conf["stopped_others"].items() if drug in stopped_now and drug not in medication.lower()]
         # a patient who takes a medicine already: reconciled before another starts (and one for this illness continued)
         taken = self.findings.answers.get("medications_current", "")
+        same = conf["reconcile_when_nothing_new"]
+        continuing = any(re.search(p, medication, re.IGNORECASE) for p in same["continued"]) \
+            and not any(re.search(p, medication, re.IGNORECASE) for p in same["starts"])
         if prescribed and taken and ("medications_current" in self.findings.present or "medications_current" not in self.findings.denied):
             # nothing new started ("none started now", "she already takes sertraline: ... raise the dose"): no "Before
             # the new medicine starts"; a drug kept is reconciled before any dose change (``reconcile_when_nothing_new``)
-            same = conf["reconcile_when_nothing_new"]
-            if any(re.search(p, medication, re.IGNORECASE) for p in same["continued"]) \
-                    and not any(re.search(p, medication, re.IGNORECASE) for p in same["starts"]):
+            if continuing:
                 parts.append(same["sentence"])
             elif not any(re.search(p, medication, re.IGNORECASE) for p in same["none_started"]):
                 parts.append(conf["reconcile_medicines"])
@@ -2186,6 +2187,8 @@ class ScriptedClinician(Doctor):
                     worded["safeguarding"] = " ".join(actions.sentences(["safeguarding"]) + [self._dependants_sentence()])
                 if medical:  # a physical illness treated under the medical team: capacity law, not mental health law
                     worded.update(setting.get("medical_step_sentences", {}))
+                if continuing:  # a drug taken and continued: no "Pregnancy test before starting it" (hw-034's lithium)
+                    worded.update(same["step_sentences"])
                 # a step whose sentence speaks of a drug not prescribed is worded without it (``step_sentences_without_drug``)
                 undrugged = conf["step_sentences_without_drug"]
                 steps = [

@@ -97,3 +97,22 @@ def test_a_hazardous_audit_on_file_gets_alcohol_advice_whatever_words_the_drinki
 def test_a_low_risk_audit_gets_no_alcohol_advice():
     plan = encounter(WALK_IN, replies(DEPRESSED), results="AUDIT: total 3/40 (low risk)")["treat"]
     assert "Alcohol: feedback on the amount" not in plan, plan
+
+
+def test_a_drug_taken_and_continued_gets_its_pregnancy_test_worded_for_a_drug_taken():
+    # hw-034 (stop 54): 'she already takes lithium: check adherence and the current lithium level first' was followed by
+    # 'Pregnancy test before starting it'; the test stays, worded for the lithium she takes
+    import gymnasium
+
+    import mentalhospital_env  # noqa: F401
+    from mentalhospital_env.agents.scripted import ScriptedClinician
+    from tests.test_scripted_clinician import play
+
+    env = gymnasium.make("MentalHospital-v0", suite="handwritten", turn_budget=40)
+    try:
+        plan = play(env, ScriptedClinician(), "hw-034").treatment
+    finally:
+        env.close()
+    assert "already takes lithium" in plan, plan
+    assert "before starting it" not in plan, plan
+    assert "Pregnancy test now" in plan, plan
