@@ -116,3 +116,19 @@ def test_a_drug_taken_and_continued_gets_its_pregnancy_test_worded_for_a_drug_ta
     assert "already takes lithium" in plan, plan
     assert "before starting it" not in plan, plan
     assert "Pregnancy test now" in plan, plan
+
+
+def test_a_drug_dated_to_an_age_long_past_is_not_a_drug_taken_now():
+    # test-v2-0311 (stop 53's consultant): asked about current medicines, 'I had a first episode at 17, after losing a job,
+    # settled on escitalopram prescribed by the child and adolescent mental health service' was planned 'she already
+    # takes escitalopram: ... raise the dose', and nothing was started for her panic and depression
+    from tests.test_note_s47_mendc import _answer, _doctor
+
+    doctor = _doctor()
+    _answer(doctor, "medications_current", "I had a first episode at 17, after losing a job, settled on escitalopram "
+            "prescribed by the child and adolescent mental health service.")
+    assert "escitalopram" not in doctor._drugs_taken()
+    for said in ("I've been on escitalopram since I was 17.", "I take escitalopram 10 mg at 8 every morning."):
+        doctor = _doctor()
+        _answer(doctor, "medications_current", said)
+        assert doctor._drugs_taken() == ["escitalopram"], said
