@@ -1228,7 +1228,7 @@ class ScriptedClinician(Doctor):
                 continue  # nightmares that PTSD above already holds: no nightmare disorder beside it
             if top <= 0 or s >= top * self.script["category_threshold"]:
                 lead.append((h, s))
-        lead = self._fitting_first(lead)
+        lead = self._explaining_first(self._fitting_first(lead))
         lead = lead[:1] + [pair for pair in lead[1:] if self._on_differential(pair[0], lead[0][0])]
         lead = self._results_lead(self._results_on_differential(lead, ranked))
         return self._dependence_first(lead)
@@ -1241,6 +1241,21 @@ class ScriptedClinician(Doctor):
         heard = {c for c, _ in h.symptoms} & self._evidence()
         held = {c for g in above if g.category != h.category for c, _ in g.symptoms}
         return bool(heard) and heard <= held
+
+    def _explaining_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
+        """``lead`` with a disorder that explains a leading sleep disorder put first (``explained_on_differential.first``):
+        nightmares after combat or an assault lead as PTSD, which holds every finding of the nightmare disorder heard,
+        when the trauma or its re-experiencing was told; the sleep disorder then leaves the list, as ``_explained_above``
+        keeps it off below PTSD. Unchanged otherwise."""
+        conf = self.script["explained_on_differential"]
+        if not lead or not lead[0][0].code.startswith(tuple(conf["codes"])):
+            return lead
+        heard = set(self.findings.present) - self.findings.contradicted - self.findings.denied
+        for i, (h, _) in enumerate(lead[1:], 1):
+            rule = next((r for prefix, r in conf["first"].items() if h.code.startswith(prefix)), None)
+            if rule and set(rule["told"]) & heard and self._explained_above(lead[0][0], [h]):
+                return [lead[i]] + [pair for j, pair in enumerate(lead[1:], 1) if j != i]
+        return lead
 
     def _dependence_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
         """``lead`` with a drug's dependence first when it was told (``_drug_dependence_told``) and the disorder leading
@@ -1990,6 +2005,11 @@ class ScriptedClinician(Doctor):
         if other:
             parts.append(f"Other: {'; '.join(other)}.")
         safety = [item for item in principal.safety[:3] if fits(item)]
+        # suicidal thoughts told: the supply is limited now, not 'if risk is raised' (``plan.supply_when_risk_heard``)
+        supply = conf["supply_when_risk_heard"]
+        if set(supply["risks"]) & profile.risks:
+            for rule in supply["items"]:
+                safety = [rule["instead"] if rule["said"] in item else item for item in safety]
         if safety:
             parts.append(f"Safety: {'; '.join(safety)}.")
         if crisis_now:
@@ -2033,8 +2053,16 @@ class ScriptedClinician(Doctor):
         parts += [text for drug, text in conf["stopped_others"].items() if drug in stopped_now and drug not in medication.lower()]
         # a patient who takes a medicine already: reconciled before another starts (and one for this illness continued)
         taken = self.findings.answers.get("medications_current", "")
+        same = conf["reconcile_when_nothing_new"]
+        continuing = any(re.search(p, medication, re.IGNORECASE) for p in same["continued"]) \
+            and not any(re.search(p, medication, re.IGNORECASE) for p in same["starts"])
         if prescribed and taken and ("medications_current" in self.findings.present or "medications_current" not in self.findings.denied):
-            parts.append(conf["reconcile_medicines"])
+            # nothing new started ("none started now", "she already takes sertraline: ... raise the dose"): no "Before
+            # the new medicine starts"; a drug kept is reconciled before any dose change (``reconcile_when_nothing_new``)
+            if continuing:
+                parts.append(same["sentence"])
+            elif not any(re.search(p, medication, re.IGNORECASE) for p in same["none_started"]):
+                parts.append(conf["reconcile_medicines"])
         # no hypnotic or benzodiazepine beside nightly drinking (zolpidem for an insomnia, stop 35), and said why
         if sedative_withheld:
             he = {"female": "she", "male": "he"}.get(self.walk_in.sex or "", "they")
@@ -2042,7 +2070,7 @@ class ScriptedClinician(Doctor):
         # frequent drinking without dependence: advice and a goal, not a detoxification
         hazardous = self.script["plan_safety"]["heavy_drinking"]
         dependence_named = any(h.code.startswith(tuple(hazardous["hazardous_not_when_codes"])) for h, _ in lead)
-        if self.heavy_drinking() and not self.heavy_drinking(dependent=True) and not dependence_named:
+        if (self.heavy_drinking() or self._audit_hazardous()) and not self.heavy_drinking(dependent=True) and not dependence_named:
             parts.append(hazardous["hazardous_advice"])
         if self._risk_to_others():
             parts.append(conf["risk_to_others"])
@@ -2159,6 +2187,8 @@ class ScriptedClinician(Doctor):
                     worded["safeguarding"] = " ".join(actions.sentences(["safeguarding"]) + [self._dependants_sentence()])
                 if medical:  # a physical illness treated under the medical team: capacity law, not mental health law
                     worded.update(setting.get("medical_step_sentences", {}))
+                if continuing:  # a drug taken and continued: no "Pregnancy test before starting it" (hw-034's lithium)
+                    worded.update(same["step_sentences"])
                 # a step whose sentence speaks of a drug not prescribed is worded without it (``step_sentences_without_drug``)
                 undrugged = conf["step_sentences_without_drug"]
                 steps = [
@@ -2792,6 +2822,16 @@ class ScriptedClinician(Doctor):
             limit = cues["units_per_week"] if per.startswith("week") else cues["units_per_day"]
             if int(number) >= limit:
                 return True
+        return False
+
+    def _audit_hazardous(self) -> bool:
+        """Whether an AUDIT total on file scores hazardous drinking or more (``plan_safety.heavy_drinking.audit_*``), read
+        whatever the reply about alcohol said ('at the weekend I go for it' beside an AUDIT of 11/40, test-v2-0100)."""
+        cues = self.script["plan_safety"]["heavy_drinking"]
+        for name, result in self.findings.exam_results:
+            if name.strip().lower() in cues["audit_names"] and (m := re.search(cues["audit_total"], result)):
+                if int(m.group(1)) >= cues["audit_hazardous_from"]:
+                    return True
         return False
 
     def safety_profile(self, believed_only: bool = False) -> Profile:
