@@ -3049,9 +3049,41 @@ def _clean(text: str, data: dict[str, Any]) -> str:
     opened = re.search(r"(?:^|(?<=[\s(:,]))[\u2018']", text)
     text = re.sub(r"(?:^|(?<=[\s(:,]))[\u2018']|[\u2019'](?=[).,;:!?]|$)|" + (r"[\u2019'](?=\s)" if opened else r"(?<!s)[\u2019'](?=\s)"),
                   "", text)
+    text = _spoken_dates(text, data)
     for pattern, repl in data["lay_patterns"]:
         text = re.sub(pattern, repl, text)
     return re.sub(r"\s{2,}", " ", text).strip()
+
+
+def _spoken_dates(text: str, data: dict[str, Any]) -> str:
+    """A clause's numeric dates as a person says them (``compile.json`` ``spoken_dates``): a day and month that
+    can only be read one way ("28/10", "10/27") or a date with its year (put day first by
+    :func:`expand_abbreviations`) -> "28 October", "27 October", "14 November 2026". A pair that could be read
+    either way, a dose's strengths ("8/2 mg"), a span ("x 5/7") and a blood pressure keep their slash, which is
+    never said "or" (the gate leaves such a clause unsaid). Only the words said change: the record's own parse
+    (who speaks, which medicine stopped) was read before.
+
+    >>> _spoken_dates("Arrested 28/10 after a fight, BP 124/78, bup 8/2 mg", _data())
+    'Arrested 28 October after a fight, BP 124/78, bup 8/2 mg'
+    """
+    rules = data.get("spoken_dates")
+    if not rules:
+        return text
+
+    def one(m: re.Match) -> str:
+        a, b = int(m.group(1)), int(m.group(2))
+        if m.group(0) in rules.get("not_dates", ()) or re.match(rules["unit_after"], text[m.end():]) or re.search(
+                rules["x_before"], text[: m.start()]):
+            return m.group(0)
+        if m.group(3):
+            return f"{a} {_MONTHS[b - 1]} {m.group(3)}" if 1 <= b <= 12 and 1 <= a <= 31 else m.group(0)
+        if 12 < a <= 31 and 1 <= b <= 12:
+            return f"{a} {_MONTHS[b - 1]}"
+        if 12 < b <= 31 and 1 <= a <= 12:
+            return f"{b} {_MONTHS[a - 1]}"
+        return m.group(0)
+
+    return re.sub(rules["pattern"], one, text)
 
 
 _REDUCED_ASIDE = re.compile(r"\b(?:when|if|once|unless|whenever)\s+(?:\w+ly\s+)?\w+ed\b", re.IGNORECASE)
