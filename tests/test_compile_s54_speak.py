@@ -42,3 +42,24 @@ def test_a_slash_between_numbers_is_never_said_or(line: str) -> None:
 def test_a_score_out_of_ten_is_still_said_so() -> None:  # a guard: passes before and after
     facts = compile_facts(EHR(chief_complaint="Back pain.", history_of_present_illness="Pain 7/10 most days since the fall."), "female")
     assert "7 out of 10" in _said(facts), _said(facts)
+
+
+@pytest.mark.parametrize(("section", "text", "theirs"), [
+    ("substance_use", "Cannabis daily for the last 2 months, 3-4 wraps at the garage. Said 'just to relax' at first; "
+                      "Mother: 'my son does not smoke'; uncle thinks since 2020.", "son"),
+    ("history_of_present_illness", "FH: father died 2019 (stroke, BP; 'drank palm wine' - uncle). Mother well.", "i drank"),
+    ("history_of_present_illness", "Broke the louvres on the night of admission; 'he slapped his sister' - mother.", "slapped"),
+    ("history_of_present_illness", "Threw a chair at the door; pushed his grandmother (cousin).", "grandmother"),
+])
+def test_another_persons_attributed_words_are_not_said_as_the_patients(section: str, text: str, theirs: str) -> None:
+    # uw-027: 'my son doesn't smoke' and 'I drank my ogogoro - uncle' were said by the patient as his own
+    ehr = EHR(**{"chief_complaint": "Talking too much, not sleeping.", "history_of_present_illness": "Up all night.", section: text})
+    said = _said(compile_facts(ehr, "male"))
+    assert theirs not in said.lower(), said
+
+
+def test_a_relatives_apposition_after_a_name_is_still_said() -> None:  # a guard: passes before and after
+    # 'Tom (husband)' names who Tom is: no one's account
+    facts = compile_facts(EHR(chief_complaint="Low mood.", history_of_present_illness="Low for a month.",
+                                    personal_history="Lives with Tom (husband) in a flat in Leeds."), "female")
+    assert "Tom" in _said(facts), _said(facts)

@@ -3242,11 +3242,42 @@ def _cue_clauses_out(section: str, text: str) -> str:
 
 
 def _not_said(section: str, text: str) -> bool:
-    """Whether a record sentence is one the patient never says: what only a clinician writes or words so, or
-    a heading (the compiler's facts and :func:`voiced` both ask it)."""
-    return clinician_only(section, text) or _clinician_voice(text) or (
+    """Whether a record sentence is one the patient never says: what only a clinician writes or words so, a
+    heading, or another person's words (the compiler's facts and :func:`voiced` both ask it)."""
+    return clinician_only(section, text) or _clinician_voice(text) or _others_words(section, text) or (
         section not in ("medications", "allergies", "family_history") and not _NEGATIVE_START.match(text) and heading(text)
     )
+
+
+@lru_cache(maxsize=1)
+def _others_words_patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], tuple[str, ...]]:
+    rules = _data()["others_words"]
+    people = "|".join(re.escape(w) for w in sorted(rules["people"], key=len, reverse=True))
+    one = lambda key: re.compile(rules[key].replace("{people}", people), re.IGNORECASE)  # noqa: E731
+    return one("label_quote"), one("quote_attribution"), one("bracket_attribution"), tuple(rules["sections_not"])
+
+
+def _others_words(section: str, text: str) -> bool:
+    """Whether a clause gives another person's words or claim, attributed to them in the chart's way
+    (``compile.json`` ``others_words``): "Mother: 'my son does not smoke'" after a semicolon, "'drank ogogoro' -
+    uncle", "pushed his mother (uncle)". Theirs, never the patient's own fact (uw-027: "I drank my ogogoro -
+    uncle", "My son doesn't smoke" said by the son); a name's apposition ("Tom (husband)") is no attribution.
+
+    >>> _others_words("history_of_present_illness", "Said 'small igbo'; Mother: 'my son does not smoke'")
+    True
+    >>> _others_words("personal_history", "Lives with Tom (husband) in Leeds.")
+    False
+    """
+    label_quote, quote_after, bracket, sections_not = _others_words_patterns()
+    if section in sections_not:
+        return False
+    if label_quote.search(text) or quote_after.search(text):
+        return True
+    for m in bracket.finditer(text):
+        before = m.group(1).strip("'\u2019\u2018\"\u201c\u201d,;:")
+        if m.group(2) or not (before[:1].isupper() and before.isalpha() and m.start() > 0):
+            return True
+    return False
 
 
 def voiced(section: str, text: str, sex: str, names: tuple[str, ...] = ()) -> str | None:
