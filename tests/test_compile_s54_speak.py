@@ -63,3 +63,21 @@ def test_a_relatives_apposition_after_a_name_is_still_said() -> None:  # a guard
     facts = compile_facts(EHR(chief_complaint="Low mood.", history_of_present_illness="Low for a month.",
                                     personal_history="Lives with Tom (husband) in a flat in Leeds."), "female")
     assert "Tom" in _said(facts), _said(facts)
+
+
+@pytest.mark.parametrize(("line", "want"), [
+    ("Marked loss of interest and pleasure in usual activities.", "a marked loss of interest"),
+    ("Reduced appetite since the summer.", "a reduced appetite"),
+])
+def test_a_degree_word_before_a_symptom_is_no_verb_of_the_patient(line: str, want: str) -> None:
+    # dev-0022: 'I marked loss of interest and pleasure in usual activities.' (the clinician's 'marked' read as a verb)
+    said = _said(compile_facts(EHR(chief_complaint="Low mood.", history_of_present_illness=line), "female"))
+    assert want in said and "I marked" not in said and "I reduced" not in said, said
+
+
+def test_the_premorbid_personality_line_is_the_clinicians() -> None:
+    # uw-027: 'I have premorbid, jovial, sociable ...' said to a question on mood
+    said = _said(compile_facts(EHR(chief_complaint="Not sleeping.", history_of_present_illness="Up all night.", personal_history=(
+        "Left school at 18. Lives with his mother. Premorbid: cheerful, outgoing, likes to be the leader, hot-headed, "
+        "quick to calm down.")), "male"))
+    assert "premorbid" not in said.lower(), said
