@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from mentalhospital_env.cases.compile import compile_facts
+from mentalhospital_env.cases.compile import compile_facts, voiced
 from mentalhospital_env.cases.model import EHR
 
 
@@ -81,3 +81,10 @@ def test_the_premorbid_personality_line_is_the_clinicians() -> None:
         "Left school at 18. Lives with his mother. Premorbid: cheerful, outgoing, likes to be the leader, hot-headed, "
         "quick to calm down.")), "male"))
     assert "premorbid" not in said.lower(), said
+
+
+def test_a_subjectless_denial_after_a_quotation_is_said_as_the_patient_says_it() -> None:
+    # uw-025: "'Check again, Doc.' Denies past depression or overdose: ..." was said "I deny past depression or overdose"
+    # (9 told sentences 'I deny ...' in uw-022/024/025): the 'I' came at the last step, after the spoken rows
+    said = voiced("history_of_present_illness", "Only a small beer, weekends.' Denies suicidal ideation.", "male")
+    assert said and "I deny" not in said and "I haven't had any thoughts of ending my life" in said, said

@@ -4448,7 +4448,13 @@ def _repair(says: str, section: str, data: dict[str, Any]) -> str:
         # "Nil formal." said as "I haven't had any formal.": what the section's "nil" means, or nothing
         said = data["empty_negative_says"].get(section)
         return _finish(said) if said else ""
-    return text if section == "family_history" else _own_subject(text)
+    if section == "family_history":
+        return text
+    text = _own_subject(text)
+    for pattern, repl in data.get("own_subject_after", ()):
+        # what the subjectless verb said with "I" makes the clinician's ("Denies X" -> "I deny X"): said as the patient says it
+        text = re.sub(pattern, repl, text)
+    return text
 
 
 def _adjective_list(doc, i: int) -> bool:
