@@ -88,3 +88,9 @@ def test_a_subjectless_denial_after_a_quotation_is_said_as_the_patient_says_it()
     # (9 told sentences 'I deny ...' in uw-022/024/025): the 'I' came at the last step, after the spoken rows
     said = voiced("history_of_present_illness", "Only a small beer, weekends.' Denies suicidal ideation.", "male")
     assert said and "I deny" not in said and "I haven't had any thoughts of ending my life" in said, said
+
+
+def test_weeks_of_pregnancy_after_a_preposition_are_weeks() -> None:
+    # uw-022: 'Miscarriage at 8/40' was 'I had a miscarriage at 8 or 40'; with the slash kept (618e7294) it went unsaid
+    said = voiced("history_of_present_illness", "Miscarriage at 9/40 in 2024, managed at home.", "female")
+    assert said and "9 weeks" in said and " or " not in said, said
