@@ -3049,9 +3049,41 @@ def _clean(text: str, data: dict[str, Any]) -> str:
     opened = re.search(r"(?:^|(?<=[\s(:,]))[\u2018']", text)
     text = re.sub(r"(?:^|(?<=[\s(:,]))[\u2018']|[\u2019'](?=[).,;:!?]|$)|" + (r"[\u2019'](?=\s)" if opened else r"(?<!s)[\u2019'](?=\s)"),
                   "", text)
+    text = _spoken_dates(text, data)
     for pattern, repl in data["lay_patterns"]:
         text = re.sub(pattern, repl, text)
     return re.sub(r"\s{2,}", " ", text).strip()
+
+
+def _spoken_dates(text: str, data: dict[str, Any]) -> str:
+    """A clause's numeric dates as a person says them (``compile.json`` ``spoken_dates``): a day and month that
+    can only be read one way ("28/10", "10/27") or a date with its year (put day first by
+    :func:`expand_abbreviations`) -> "28 October", "27 October", "14 November 2026". A pair that could be read
+    either way, a dose's strengths ("8/2 mg"), a span ("x 5/7") and a blood pressure keep their slash, which is
+    never said "or" (the gate leaves such a clause unsaid). Only the words said change: the record's own parse
+    (who speaks, which medicine stopped) was read before.
+
+    >>> _spoken_dates("Arrested 28/10 after a fight, BP 124/78, bup 8/2 mg", _data())
+    'Arrested 28 October after a fight, BP 124/78, bup 8/2 mg'
+    """
+    rules = data.get("spoken_dates")
+    if not rules:
+        return text
+
+    def one(m: re.Match) -> str:
+        a, b = int(m.group(1)), int(m.group(2))
+        if m.group(0) in rules.get("not_dates", ()) or re.match(rules["unit_after"], text[m.end():]) or re.search(
+                rules["x_before"], text[: m.start()]):
+            return m.group(0)
+        if m.group(3):
+            return f"{a} {_MONTHS[b - 1]} {m.group(3)}" if 1 <= b <= 12 and 1 <= a <= 31 else m.group(0)
+        if 12 < a <= 31 and 1 <= b <= 12:
+            return f"{a} {_MONTHS[b - 1]}"
+        if 12 < b <= 31 and 1 <= a <= 12:
+            return f"{b} {_MONTHS[a - 1]}"
+        return m.group(0)
+
+    return re.sub(rules["pattern"], one, text)
 
 
 _REDUCED_ASIDE = re.compile(r"\b(?:when|if|once|unless|whenever)\s+(?:\w+ly\s+)?\w+ed\b", re.IGNORECASE)
@@ -3210,11 +3242,42 @@ def _cue_clauses_out(section: str, text: str) -> str:
 
 
 def _not_said(section: str, text: str) -> bool:
-    """Whether a record sentence is one the patient never says: what only a clinician writes or words so, or
-    a heading (the compiler's facts and :func:`voiced` both ask it)."""
-    return clinician_only(section, text) or _clinician_voice(text) or (
+    """Whether a record sentence is one the patient never says: what only a clinician writes or words so, a
+    heading, or another person's words (the compiler's facts and :func:`voiced` both ask it)."""
+    return clinician_only(section, text) or _clinician_voice(text) or _others_words(section, text) or (
         section not in ("medications", "allergies", "family_history") and not _NEGATIVE_START.match(text) and heading(text)
     )
+
+
+@lru_cache(maxsize=1)
+def _others_words_patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], tuple[str, ...]]:
+    rules = _data()["others_words"]
+    people = "|".join(re.escape(w) for w in sorted(rules["people"], key=len, reverse=True))
+    one = lambda key: re.compile(rules[key].replace("{people}", people), re.IGNORECASE)  # noqa: E731
+    return one("label_quote"), one("quote_attribution"), one("bracket_attribution"), tuple(rules["sections_not"])
+
+
+def _others_words(section: str, text: str) -> bool:
+    """Whether a clause gives another person's words or claim, attributed to them in the chart's way
+    (``compile.json`` ``others_words``): "Mother: 'my son does not smoke'" after a semicolon, "'drank ogogoro' -
+    uncle", "pushed his mother (uncle)". Theirs, never the patient's own fact (uw-027: "I drank my ogogoro -
+    uncle", "My son doesn't smoke" said by the son); a name's apposition ("Tom (husband)") is no attribution.
+
+    >>> _others_words("history_of_present_illness", "Said 'small igbo'; Mother: 'my son does not smoke'")
+    True
+    >>> _others_words("personal_history", "Lives with Tom (husband) in Leeds.")
+    False
+    """
+    label_quote, quote_after, bracket, sections_not = _others_words_patterns()
+    if section in sections_not:
+        return False
+    if label_quote.search(text) or quote_after.search(text):
+        return True
+    for m in bracket.finditer(text):
+        before = m.group(1).strip("'\u2019\u2018\"\u201c\u201d,;:")
+        if m.group(2) or not (before[:1].isupper() and before.isalpha() and m.start() > 0):
+            return True
+    return False
 
 
 def voiced(section: str, text: str, sex: str, names: tuple[str, ...] = ()) -> str | None:
@@ -4385,7 +4448,13 @@ def _repair(says: str, section: str, data: dict[str, Any]) -> str:
         # "Nil formal." said as "I haven't had any formal.": what the section's "nil" means, or nothing
         said = data["empty_negative_says"].get(section)
         return _finish(said) if said else ""
-    return text if section == "family_history" else _own_subject(text)
+    if section == "family_history":
+        return text
+    text = _own_subject(text)
+    for pattern, repl in data.get("own_subject_after", ()):
+        # what the subjectless verb said with "I" makes the clinician's ("Denies X" -> "I deny X"): said as the patient says it
+        text = re.sub(pattern, repl, text)
+    return text
 
 
 def _adjective_list(doc, i: int) -> bool:
