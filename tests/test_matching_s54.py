@@ -49,3 +49,34 @@ def test_the_same_score_or_none_is_no_score_clash(checkpoint, output):
     from mentalhospital_env.rewards.adjudication import scale_score_clash
 
     assert scale_score_clash(checkpoint, output) is None
+
+
+# A dose with how many times a day it is taken is its total a day: 'X mg twice daily' against '2X mg a day in two
+# doses' was refused as another amount (heldout45, 52 and 53 each had such a pair); another total still differs.
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("Takes quetiapine 100 mg twice daily.", "Quetiapine 200 mg a day in two doses."),
+        ("Sertraline 200 mg a day, split into two doses.", "Sertraline 100 mg twice daily."),
+    ],
+)
+def test_a_dose_times_a_day_is_its_daily_total(matcher, checkpoint, output):
+    assert statement_conflict(checkpoint, output) is None
+    assert entailed(matcher, checkpoint, output)
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("Takes quetiapine 100 mg twice daily.", "Quetiapine 300 mg a day, split in two."),
+        ("Takes quetiapine 100 mg twice daily.", "Quetiapine 100 mg a day."),
+    ],
+)
+def test_another_daily_total_still_differs(matcher, checkpoint, output):
+    assert statement_conflict(checkpoint, output) is not None
+    assert not entailed(matcher, checkpoint, output)
+
+
+def test_doses_said_one_by_one_are_not_made_a_total(matcher):
+    # the record pairs' 'Takes lithium 300 mg twice daily' / '300 mg in the morning and 300 mg at night' stays credited
+    assert entailed(matcher, "Takes sertraline 50 mg twice daily.", "Sertraline, 50 mg in the morning and 50 mg at night.")
