@@ -9,18 +9,8 @@ score the same scale (exams.json's scales, by name or alias) with no score in co
 from __future__ import annotations
 
 import pytest
-
+from conftest import entailed
 from mentalhospital_env.rewards.adjudication import statement_conflict
-from mentalhospital_env.rewards.matching import Matcher, MatcherConfig
-
-
-@pytest.fixture(scope="module")
-def matcher() -> Matcher:
-    return Matcher(MatcherConfig(embedder="hashing"))
-
-
-def entailed(matcher: Matcher, checkpoint: str, output: str) -> bool:
-    return matcher.match([checkpoint], [output])[0] is not None
 
 
 @pytest.mark.parametrize(
