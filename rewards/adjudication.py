@@ -838,6 +838,58 @@ def _shorthand_rates() -> tuple[re.Pattern | None, dict[str, str]]:
 
 
 @lru_cache(maxsize=1)
+def _scale_score_pattern() -> tuple[re.Pattern | None, dict[str, str]]:
+    """The rating scales' names (exams.json's exams of kind ``scale``, name and aliases, as written and in capitals)
+    as one pattern: the name (a ``-number`` written onto it is the scale's form, 'AQ-50'), contrasts.json's
+    ``scale_scores.joiners`` ('score', 'of', 'was'...), then the score, not followed by another '/number' (a date);
+    and each name's scale."""
+    import json
+    from importlib import resources
+
+    exams = json.loads(resources.files("mentalhospital_env.knowledge").joinpath("data/exams.json").read_text("utf-8"))
+    names: dict[str, str] = {}
+    for exam in exams["exams"]:
+        if exam.get("kind") != "scale":
+            continue
+        for name in (exam["name"], *exam.get("aliases", ())):
+            for form in (name, name.upper()):
+                names.setdefault(form, exam["name"])
+    joiners = _contrasts_json().get("scale_scores", {}).get("joiners", ())
+    if not names:
+        return None, {}
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    joined = "|".join(re.escape(j) for j in sorted(joiners, key=len, reverse=True))
+    pattern = re.compile(
+        r"(?<![\w-])(" + alternatives + r")(?:-\d+)?(?![\w-])\s*(?:(?:" + joined + r")\s*)?(\d+(?:\.\d+)?)(?![\d.]*/\d+/)(?![\w.]*\d)"
+    )
+    return pattern, names
+
+
+def _scale_scores(text: str) -> dict[str, set[float]]:
+    """Each rating scale the text scores, and its scores ('Y-BOCS 22/40' is Y-BOCS 22)."""
+    pattern, names = _scale_score_pattern()
+    out: dict[str, set[float]] = {}
+    if pattern is None:
+        return out
+    for m in pattern.finditer(text):
+        out.setdefault(names[m.group(1)], set()).add(float(m.group(2)))
+    return out
+
+
+def scale_score_clash(checkpoint: str, output: str) -> str | None:
+    """Why two statements that score the same rating scale differ: no score in common ('CIWA-Ar 18' against 'CIWA
+    8'), or ``None`` (contrasts.json's ``scale_scores``)."""
+    c_scores = _scale_scores(checkpoint)
+    if not c_scores:
+        return None
+    o_scores = _scale_scores(output)
+    for scale in c_scores.keys() & o_scores.keys():
+        if not c_scores[scale] & o_scores[scale]:
+            return f"score differs on {scale}"
+    return None
+
+
+@lru_cache(maxsize=1)
 def _written_dates() -> tuple[tuple[re.Pattern, str], ...]:
     """The record compiler's rows (cases/abbreviations.json's ``expansions``) that write a day/month/year date out
     ("25/09/2026" and "25/09/26" as "25 September 2026"): those whose replacement is the day, a month's name and the
@@ -905,6 +957,24 @@ def same_stem(a: str, b: str) -> bool:
 _BARE_PERIODS = frozenset({"day", "week"})
 
 
+def _daily_totals(amounts: frozenset, other: frozenset) -> frozenset:
+    """A dose said with how many times a day it is taken ("5 mg twice daily": 5 milligram and 2 time/day) as the
+    total a day ("10 milligram/day"), when the other statement says that unit a day ("10 mg a day, split into two
+    doses") and no single dose: the same dosing written per dose and per day (heldout45, 52 and 53 each had such a
+    pair refused as another amount). Only one dose and one count a day are multiplied; otherwise the amounts are as
+    read."""
+    doses = [(v, u) for v, u in amounts if "/" not in u and u not in _BARE_PERIODS]
+    times = [v for v, u in amounts if u == "time/day"]
+    if len(doses) != 1 or len(times) != 1:
+        return amounts
+    value, unit = doses[0]
+    # (not when the other statement says a single dose too: "300 mg in the morning and 300 mg at night" is read as
+    # 300 milligram and 300 milligram/day, a dose and not a total)
+    if not any(u == f"{unit}/day" for _, u in other) or any(u == unit for _, u in other):
+        return amounts
+    return (amounts - {doses[0]}) | {(value * times[0], f"{unit}/day")}
+
+
 def _amounts_differ(
     c_amounts: frozenset, o_amounts: frozenset, c_text: str = "", o_text: str = ""
 ) -> str | None:
@@ -933,6 +1003,7 @@ def _amounts_differ(
             u for _, u in o_amounts
         }:
             return "quantity differs (a count over another period)"
+    c_amounts, o_amounts = _daily_totals(c_amounts, o_amounts), _daily_totals(o_amounts, c_amounts)
     c_units, o_units = rate_units(c_amounts), rate_units(o_amounts)
     if bare(c_amounts):
         c_amounts = frozenset((v, o_units.get(u, u)) for v, u in c_amounts)
@@ -2268,7 +2339,11 @@ def _reading_conflict(checkpoint: str, output: str) -> str | None:
             return "subject differs on the shared content"
         if time_clash * 2 >= shared:
             return "time frame differs on the shared content"
-    amount_clash = _amounts_differ(_quantities(checkpoint), _quantities(output), checkpoint, output) or _counts_differ(checkpoint, output)
+    amount_clash = (
+        _amounts_differ(_quantities(checkpoint), _quantities(output), checkpoint, output)
+        or _counts_differ(checkpoint, output)
+        or scale_score_clash(checkpoint, output)
+    )
     if amount_clash:
         return amount_clash
     c_polarity, o_polarity = c.polarity, o.polarity

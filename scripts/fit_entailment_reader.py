@@ -19,7 +19,8 @@ Deterministic: sorted inputs, seeded torch on one thread, lbfgs.
    sentence (cosine loss, sparse Adam). Pieces no sentence held take a ridge map of MiniLM's own static vector
    of the piece (the piece run alone through MiniLM). The table is cut to DIMENSIONS principal directions and
    stored as int8 with a scale per direction.
-2. **Fit the entailment head.** On the pairs of the fitting sets (every development set, heldout28..44, less those
+2. **Fit the entailment head.** On the pairs of the fitting sets (every development set, heldout28..52 and
+   heldout53's even half since stop 54 (heldout28..44 before), less those
    --hold names; read on their cases as coverage reads them) that the rules (the hashing pipeline with the reader
    off) refuse, no structural veto (statement_conflict) blocks, whose unit the reader reads and that say no
    opposite direction (direction_clash): the population the reader acts on. L2 logistic regression (C) over the
@@ -36,6 +37,13 @@ Deterministic: sorted inputs, seeded torch on one thread, lbfgs.
 The record pairs, match_pairs' held-out half and the narrative, reply and clinic pairs are never fitted on; their
 figures (and those of the sets --hold leaves out) before and after are printed. Stop 45 fitted first with
 --hold heldout43,heldout44, checked them, then refitted on all.
+
+Stop 54 ran it on heldout28..52 and heldout53's even half and did NOT ship the head: the leave-one-set-out estimate
+over the newest sets (heldout45..52, heldout53:even; each scored by the head fitted without it, beside the packaged
+head, which was fitted before any of them) was 0.849 / 0.578 against the packaged head's 0.849 / 0.589, the records
+guard raised the threshold to 0.62, and the check sets fell (records 0.952 / 0.878 -> 0.951 / 0.874, the first set's
+held-out half 0.977 / 0.909 -> 0.963 / 0.902). The shipped head is still stop 45's (heldout28..44, threshold 0.58);
+the script prints both tables so the next refit is judged the same way.
 """
 
 from __future__ import annotations
@@ -50,11 +58,21 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 
-DEVELOPMENT_SETS = tuple(f"heldout{n}" for n in (28, 29, 30, 31, 32, 33, 34, 35, 38, 39, 40, 41, 42, 43, 44))
+# a set read by halves is named 'set:even' (its 0-based even lines, tuned on) or 'set:odd' (its odd lines, held out),
+# as benchmarks/calibrate_matching.py --half reads it. Stop 54 added heldout45..52 and heldout53's even half: nine
+# newer sets had been read and mended by hand but never fitted on.
+DEVELOPMENT_SETS = (
+    *(f"heldout{n}" for n in (28, 29, 30, 31, 32, 33, 34, 35, 38, 39, 40, 41, 42, 43, 44)),
+    *(f"heldout{n}" for n in range(45, 53)),
+    "heldout53:even",
+)
+# the newest fitting sets, whose leave-one-set-out figures (each scored by the head fitted without it) are printed
+# beside the packaged head's (fitted before they were): the estimate of what a refit gives a fresh set
+NEWEST_SETS = (*(f"heldout{n}" for n in range(45, 53)), "heldout53:even")
 # the sets fitted on (every development set unless --hold names some, which are then checks) and the sets only
 # ever read: the record pairs (the guard, see 3.), match_pairs' held-out half, and the narrative, reply and clinic pairs
 FIT_SETS = DEVELOPMENT_SETS
-OTHER_SETS = ("records", "held_out", "narrative", "replies", "clinic")
+OTHER_SETS = ("records", "held_out", "heldout53:odd", "narrative", "replies", "clinic")
 CHECK_SETS = OTHER_SETS
 # the negatives written to look like a match: an opposite, another amount, another person, another time, a flipped
 # polarity or negation; weighted HARD_WEIGHT times in the head's fit, so that its accepts lean to precision
@@ -80,7 +98,10 @@ def pair_rows(cache: Path | None) -> list[dict]:
     matcher = Matcher(MatcherConfig(embedder="hashing", reader=False))
     rows = []
     for name in (*DEVELOPMENT_SETS, *OTHER_SETS):
-        pairs = load_match_pairs(split="held_out") if name == "held_out" else load_match_pairs(pair_file(name))
+        base, _, half = name.partition(":")
+        pairs = load_match_pairs(split="held_out") if name == "held_out" else load_match_pairs(pair_file(base))
+        if half:
+            pairs = pairs[0 if half == "even" else 1 :: 2]
         for p, (c, u) in zip(pairs, read_with_persons(pairs, UNSEEN_SUITES)):
             rows.append(
                 dict(set=name, id=p.id, c=c, u=u, y=bool(p.entails), kind=p.kind, reads=_reader_reads(read_statement(u)),
@@ -303,6 +324,32 @@ def main(argv: list[str] | None = None) -> int:
     print(f"fitted on {', '.join(fit_sets)}")
     print(f"rules' precision on the fitting sets {rules_precision:.3f}; reader threshold {threshold:.2f}")
     d = quantised.shape[1]
+    decided = cur | (pool & (p >= threshold))
+    # the head shipped before this fit (read before --out is written): its accepts on every set, for the figures
+    # before / after; on the newest sets it was fitted without them, as the out-of-fold heads are
+    old = EntailmentReader()
+    old_p = 1 / (1 + np.exp(-(x[:, :d] @ old.w_product + x[:, d : 2 * d] @ old.w_difference + x[:, 2 * d] * old.w_cosine + old.bias)))
+    before = cur | (pool & (old_p >= old.threshold))
+    loso = cur | (pool & fit & (out_of_fold >= threshold))
+    print(f"leave-one-set-out over the newest sets (the packaged head, threshold {old.threshold:.2f}, then each set "
+          f"scored by the head fitted without it, threshold {threshold:.2f})")
+    print("| set | rules P / R | packaged head P / R | left-out refit P / R |\n|---|---|---|---|")
+    newest = np.isin(sets, NEWEST_SETS)
+    for name in (*NEWEST_SETS, "newest sets together"):
+        m = newest if name.startswith("newest") else sets == name
+        cells = []
+        for d_ in (cur, before, loso):
+            ta, fa, pos = (d_ & y & m).sum(), (d_ & ~y & m).sum(), (y & m).sum()
+            cells.append(f"{ta / max(1, ta + fa):.3f} / {ta / max(1, pos):.3f} ({ta}, {fa})")
+        print(f"| {name} | {' | '.join(cells)} |")
+    print("| set | rules P / R | packaged head P / R | with the refit reader P / R |\n|---|---|---|---|")
+    for name in (*check_sets, "fitting sets (in sample)"):
+        m = fit if name.startswith("fitting") else sets == name
+        cells = []
+        for d_ in (cur, before, decided):
+            ta, fa, pos = (d_ & y & m).sum(), (d_ & ~y & m).sum(), (y & m).sum()
+            cells.append(f"{ta / max(1, ta + fa):.3f} / {ta / max(1, pos):.3f} ({ta}, {fa})")
+        print(f"| {name} | {' | '.join(cells)} |")
     np.savez_compressed(
         args.out,
         pieces=np.array(pieces),
@@ -314,15 +361,6 @@ def main(argv: list[str] | None = None) -> int:
         bias=np.float32(final.intercept_[0]),
         threshold=np.float32(threshold),
     )
-    decided = cur | (pool & (p >= threshold))
-    print("| set | rules P / R | with the reader P / R |\n|---|---|---|")
-    for name in (*check_sets, "fitting sets (in sample)"):
-        m = fit if name.startswith("fitting") else sets == name
-        cells = []
-        for d_ in (cur, decided):
-            ta, fa, pos = (d_ & y & m).sum(), (d_ & ~y & m).sum(), (y & m).sum()
-            cells.append(f"{ta / max(1, ta + fa):.3f} / {ta / pos:.3f} ({ta}, {fa})")
-        print(f"| {name} | {cells[0]} | {cells[1]} |")
     print(f"wrote {args.out}")
     return 0
 

@@ -20,3 +20,17 @@ def tiny_llama_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from mentalhospital_env.llm.tiny import build_tiny_llama
 
     return build_tiny_llama(tmp_path_factory.mktemp("tiny_llama"))
+
+
+@pytest.fixture(scope="session")
+def matcher():
+    """The offline matcher (hashing embedder) the matcher tests read pairs with, built once per session (a test
+    file that needs another configuration defines its own ``matcher``, which takes precedence)."""
+    from mentalhospital_env.rewards.matching import Matcher, MatcherConfig
+
+    return Matcher(MatcherConfig(embedder="hashing"))
+
+
+def entailed(matcher, checkpoint: str, output: str) -> bool:
+    """Whether ``matcher`` credits ``checkpoint`` from ``output`` (``from conftest import entailed``)."""
+    return matcher.match([checkpoint], [output])[0] is not None

@@ -3,14 +3,7 @@ negated form ("stopped smoking", "no alcohol since") are one statement; an attem
 stopping ("my periods stopped") is not a habit given up (language.json ``cessation_cues``)."""
 
 import pytest
-
 from mentalhospital_env.rewards.adjudication import says_stopped, statement_conflict
-from mentalhospital_env.rewards.matching import Matcher, MatcherConfig
-
-
-@pytest.fixture(scope="module")
-def matcher():
-    return Matcher(MatcherConfig(embedder="hashing"))
 
 
 @pytest.mark.parametrize(

@@ -7,12 +7,6 @@ from __future__ import annotations
 
 import pytest
 from mentalhospital_env.rewards.adjudication import contrary_clash
-from mentalhospital_env.rewards.matching import Matcher, MatcherConfig
-
-
-@pytest.fixture(scope="module")
-def matcher():
-    return Matcher(MatcherConfig(embedder="hashing"))
 
 
 @pytest.mark.parametrize(

@@ -7,18 +7,10 @@ Each pair is checked through the matcher, both ways where the opposite must stil
 from __future__ import annotations
 
 import pytest
-from mentalhospital_env.knowledge.language import quantities
+from conftest import entailed
 from mentalhospital_env.rewards.adjudication import read_statement
-from mentalhospital_env.rewards.matching import Matcher, MatcherConfig
 
-
-@pytest.fixture(scope="module")
-def matcher() -> Matcher:
-    return Matcher(MatcherConfig(embedder="hashing"))
-
-
-def entailed(matcher: Matcher, checkpoint: str, output: str) -> bool:
-    return matcher.match([checkpoint], [output])[0] is not None
+from mentalhospital_env.knowledge.language import quantities
 
 
 def test_pounds_are_a_weight_not_palpitations():

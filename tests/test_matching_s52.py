@@ -10,19 +10,10 @@ pair set."""
 from __future__ import annotations
 
 import pytest
+from conftest import entailed
 from mentalhospital_env.rewards.adjudication import _quantities, amount_levels
-from mentalhospital_env.rewards.matching import Matcher, MatcherConfig
 
 from mentalhospital_env.knowledge.language import relatives_named
-
-
-@pytest.fixture(scope="module")
-def matcher() -> Matcher:
-    return Matcher(MatcherConfig(embedder="hashing"))
-
-
-def entailed(matcher: Matcher, checkpoint: str, output: str) -> bool:
-    return matcher.match([checkpoint], [output])[0] is not None
 
 
 def test_shorthand_rates_are_read_as_rates():

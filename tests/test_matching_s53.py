@@ -11,17 +11,9 @@ pair set."""
 from __future__ import annotations
 
 import pytest
+from conftest import entailed
 from mentalhospital_env.rewards.adjudication import _quantities
-from mentalhospital_env.rewards.matching import Matcher, MatcherConfig
-
-
-@pytest.fixture(scope="module")
-def matcher() -> Matcher:
-    return Matcher(MatcherConfig(embedder="hashing"))
-
-
-def entailed(matcher: Matcher, checkpoint: str, output: str) -> bool:
-    return matcher.match([checkpoint], [output])[0] is not None
+from mentalhospital_env.rewards.matching import Matcher
 
 
 def test_dosing_shorthand_is_read_as_times_a_day():

@@ -5,17 +5,16 @@ that reply in the patient's frame (knowledge/voice.py, Persons.read(text, "infor
 from __future__ import annotations
 
 import pytest
+from mentalhospital_env.rewards.chart import Chart, Turn
+from mentalhospital_env.rewards.coverage import (
+    InterviewCoverage,
+    chart_interview_coverage,
+    interview_coverage,
+)
+from mentalhospital_env.rewards.matching import Matcher
 
 from mentalhospital_env.cases import load_suite
 from mentalhospital_env.knowledge.persons import Persons
-from mentalhospital_env.rewards.chart import Chart, Turn
-from mentalhospital_env.rewards.coverage import InterviewCoverage, chart_interview_coverage, interview_coverage
-from mentalhospital_env.rewards.matching import Matcher, MatcherConfig
-
-
-@pytest.fixture(scope="module")
-def matcher() -> Matcher:
-    return Matcher(MatcherConfig(embedder="hashing"))
 
 
 def credited(matcher: Matcher, checkpoint: str, reply: str) -> bool:

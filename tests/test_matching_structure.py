@@ -4,14 +4,9 @@ no one, and a person perceived or found by someone else is the subject of what t
 from __future__ import annotations
 
 import pytest
+from mentalhospital_env.rewards.matching import Matcher
 
 from mentalhospital_env.knowledge.language import clauses, tokenize
-from mentalhospital_env.rewards.matching import Matcher, MatcherConfig
-
-
-@pytest.fixture(scope="module")
-def matcher() -> Matcher:
-    return Matcher(MatcherConfig(embedder="hashing"))
 
 
 def credited(matcher: Matcher, checkpoint: str, reply: str) -> bool:
