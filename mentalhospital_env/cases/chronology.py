@@ -399,11 +399,16 @@ def encounter_pass(facts: list[Fact], ehr: EHR, record_order: str) -> list[Fact]
     dates = _locate(facts, sentences)
     record = " ".join(texts.values())
     admitted = any(re.search(p, record) for p in data["admission_record_cues"])
+    if not admitted:
+        return facts
+    lasting = [re.compile(p, re.IGNORECASE) for p in data["lasting_cues"]]
     out = list(facts)
     for k in candidates:
         f, when = facts[k], dates.get(k)
-        if when is None or when >= encounter:
-            continue
+        if when is None or when >= encounter or when > admission + data["admission_window_days"]:
+            continue  # only the state the admission found (a later clerking's history of habits is no such state)
+        if any(p.search(f.text) for p in lasting):
+            continue  # "chronic passive thoughts ... since a teenager", "usually after a good night out": a pattern
         later = [c for c in clauses if when < c.date and c.topic in f.topics]
         if not later:
             continue
