@@ -158,7 +158,9 @@ def _phase(sentence: str, admission: int | None, encounter: int | None, year: in
 
 def _dated(texts: dict[str, str], order: str, data: dict[str, Any]) -> tuple[list[_Sentence], int | None, int | None]:
     """Every sentence of the record with the day it speaks of (``None`` where the record does not say), the admission
-    (the spine's first entry) and the encounter (its latest, or a later day the record names)."""
+    (the spine's first entry) and the encounter (its latest, or a later day the record names). A sentence of another
+    section with dated lines of its own (a past history's "2013 (age 14): cutting began ...") is dated as evidence but
+    is no state the admission found (:func:`_history_sections`)."""
     from .derive import split_sentences
 
     # first pass: the entries of each section (lines that open on a date not before the entry they follow)
@@ -214,6 +216,23 @@ def _dated(texts: dict[str, str], order: str, data: dict[str, Any]) -> tuple[lis
                 date = phase if phase is not None else line_date
                 out.append(_Sentence(section, at + i, at + i + len(sentence), sentence, date))
     return out, admission, encounter
+
+
+def _history_sections(texts: dict[str, str], order: str) -> frozenset[str]:
+    """The sections, other than the spine (the one with the most dated entries), whose lines open on dates of their
+    own: a past history by year ("2013 (age 14): cutting of forearms began ..."), never the states the admission found."""
+    counts: dict[str, int] = {}
+    for section, text in texts.items():
+        year = None
+        for _at, line in _lines(text):
+            when = _line_date(line, year, order) if line.strip() else None
+            if when is not None:
+                year = _dt.date.fromordinal(when).year
+                counts[section] = counts.get(section, 0) + 1
+    if not counts:
+        return frozenset()
+    spine = max(counts, key=lambda s: counts[s])
+    return frozenset(counts) - {spine}
 
 
 @lru_cache(maxsize=1)
@@ -401,10 +420,13 @@ def encounter_pass(facts: list[Fact], ehr: EHR, record_order: str) -> list[Fact]
     admitted = any(re.search(p, record) for p in data["admission_record_cues"])
     if not admitted:
         return facts
+    history = _history_sections(texts, record_order)
     lasting = [re.compile(p, re.IGNORECASE) for p in data["lasting_cues"]]
     out = list(facts)
     for k in candidates:
         f, when = facts[k], dates.get(k)
+        if f.section in history:
+            continue  # "2016 (age 17): ...", "thigh cutting continuing to date" (uw-017): a past history's, not the admission's
         if when is None or when >= encounter or when > admission + data["admission_window_days"]:
             continue  # only the state the admission found (a later clerking's history of habits is no such state)
         if any(p.search(f.text) for p in lasting):
