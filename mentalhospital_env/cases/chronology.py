@@ -442,7 +442,10 @@ def encounter_pass(facts: list[Fact], ehr: EHR, record_order: str) -> list[Fact]
         says = f.patient_says or ""
         if _presents(says):
             said = _past_tense(says, data)
-            if not _says_its_time(said):
+            if not _says_its_time(said) and not re.search(data["span_pattern"], said, re.IGNORECASE):
+                # a state that says how long it lasted is past enough in the past tense ("I was wandering, spending money
+                # anyhow for 2 weeks."): two or three such in one reply each framed read "and when I came in, ... and
+                # when I came in, ..." (uw-027, stop 54)
                 said = _framed(said, _frame(when, admission, encounter, admitted, data))
             tail = data["tails"].get(status or "")
             if tail:
