@@ -50,6 +50,7 @@ def split_sentences(text: str) -> list[str]:
             out.extend(_derived_sentences(line))
     return out
 from .model import EHR, Fact
+from .chronology import carried_list_label, encounter_pass
 
 COMPILER_VERSION = "4"
 
@@ -1285,7 +1286,10 @@ def _compile_facts(ehr, sex, data, tax, no_allergy, names, relatives, record_tex
         facts = merged
     if sex == "female":
         facts = _perinatal_mother_pass(facts, ehr, data, record_order)
-    return tuple(_underreport_pass(_medicine_status_pass(facts, data), data))
+    facts = _medicine_status_pass(facts, data)
+    # a state an earlier entry tells that a later one speaks of again is over by the encounter (chronology.py)
+    facts = encounter_pass(facts, ehr, record_order)
+    return tuple(_underreport_pass(facts, data))
 
 
 def _scale_clause(said: list[Fact], spoken: dict[int, Voice], n: int, data: dict[str, Any]) -> list[Fact]:
@@ -2454,6 +2458,7 @@ def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
     sentences = split_sentences(text)
     lead: tuple[str, str | None] | None = None
     carry = False
+    stop_label: str | None = None
     for n, sentence in enumerate(sentences, start + 1):
         # "Married to Ann for 40 years. Their son Tom ...": the couple's children are the patient's ("Our son Tom")
         # only when the patient's partner is named in this sentence or the one before, and not the parents
@@ -2515,6 +2520,8 @@ def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
             else:
                 lower = verb in ("had", "has had")
             sentence = f"{fam.group(1)[:1].upper()}{fam.group(1)[1:]} {verb} {body[:1].lower() if lower else body[:1]}{body[1:]}."
+        if section == "medications":  # "Stopped: X; Y; Z." stops all three (chronology.carried_list_label)
+            sentence, stop_label = carried_list_label(sentence, stop_label, data["medicine_entry"])
         entry = _allergy_entry(sentence, f"{section}-{n}", data, has_sensitive_concept(sentence)) if section == "allergies" else None
         if entry:
             facts.extend(entry)
@@ -4904,6 +4911,8 @@ def _compiler_digest() -> str:
         resources.files(__package__).joinpath("derive.py").read_text("utf-8"),  # split_sentences
         resources.files("mentalhospital_env.knowledge").joinpath("data/drugs.json").read_text("utf-8"),  # _medicine_words
         resources.files(__package__).joinpath("attribution.json").read_text("utf-8"),  # _whose_pass
+        resources.files(__package__).joinpath("chronology.py").read_text("utf-8"),  # encounter_pass
+        resources.files(__package__).joinpath("chronology.json").read_text("utf-8"),
         resources.files("mentalhospital_env.knowledge").joinpath("language.py").read_text("utf-8"),  # clauses, parses
         resources.files("mentalhospital_env.knowledge").joinpath("lexicon.py").read_text("utf-8"),  # its reading of the lexicon
     ]

@@ -1,0 +1,477 @@
+"""When a told fact of a longitudinal record holds: the moment of the encounter, and the states a later entry supersedes.
+
+Real records span time: a ward chart runs from admission to discharge, a GP record over years, a letter series over
+months; the patient is interviewed once, at the record's latest entry (a ward chart on the morning of discharge, a GP
+record after its last consultation). A state an early entry tells ("Poor sleep for 3 weeks ('he does not sleep at
+all')", "2nd-person AH", "Aggressive behaviour for 2 weeks") that a later entry speaks of again ("slept 7 hrs", "no
+auditory hallucinations in 3 days", "no aggression for 8 days") is over by then; said in the present at discharge it
+is the admission told as now (uw-027, coded by a psychiatrist: 7 of 35 replies).
+
+:func:`encounter_pass` reads the record's dated entries from the narrative alone (``chronology.json``): a line that
+opens on a date is an entry (or, dated before the entry it stands in, an event the entry tells); the chart's spine is
+the section with the most entries, its first entry the admission and its latest the encounter (or a later date the
+record gives the interview: "Seen on the ward on day 12 (13/11/2026)"); "On admission:", "In the EU:", "Day 12
+(13/11):", "Condition at discharge:" date their own sentences. Each told fact of a state (a topic of the kinds
+``state_topic_kinds``) is dated by the sentence it came from; when a later dated clause, up to the encounter, in any
+section, told or not, is filed under the same topic, the fact is ``time: past`` and, when its rendering is in the
+present, it is said in the past with when it held and what became of it: "When I came in, I didn't sleep at all."
+... "When I came in, I heard God talking to me. That's settled now." Facts with no date of their own (a personal
+history, an undated letter) and states no later entry speaks of stay as they are.
+
+spaCy runs here, at compile time only (the past tense is read from the rendering's parse).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import re
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from .model import EHR, Fact
+
+__all__ = ["carried_list_label", "encounter_pass", "read_date"]
+
+
+@lru_cache(maxsize=1)
+def _data() -> dict[str, Any]:
+    return json.loads(resources.files(__package__).joinpath("chronology.json").read_text("utf-8"))
+
+
+@lru_cache(maxsize=1)
+def _date_patterns() -> tuple[re.Pattern[str], ...]:
+    d = _data()
+    month = "(?P<month>" + "|".join(sorted(d["months"], key=len, reverse=True)) + r")\.?"
+    day = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
+    year = r"(?P<year>(?:19|20)\d\d)"
+    wd = d["weekday_pattern"]
+    return tuple(re.compile(wd + p, re.IGNORECASE) for p in (
+        rf"{year}-(?P<mnum>\d{{1,2}})-{day}\b",  # 2026-11-29
+        rf"{day}[-\s]{month}(?:[-\s,]+{year})?\b",  # 2 November 2026, 03-Dec-2026, 30 Nov
+        rf"{month}\s+{day}(?:,?\s+{year})?\b",  # Dec 1, 2026
+        rf"{day}/(?P<mnum>\d{{1,2}})(?:/(?P<yy>\d{{2}}|\d{{4}}))?(?![\d/])",  # 13/11, 13/11/2026
+        rf"{month}\s+{year}\b",  # November 2026
+        rf"{year}\b(?!\s*(?:mg|ml|units?|kg|g)\b)",  # 2019:
+    ))
+
+
+def read_date(text: str, year: int | None = None, order: str = "day") -> tuple[int, int] | None:
+    """The date ``text`` opens on, as (day ordinal, end of the date in ``text``), or ``None``. A date without a year
+    takes ``year``; a month alone is its 15th, a year alone its 1 July.
+
+    >>> [read_date(s, 2026)[0] == _dt.date(*d).toordinal() for s, d in (("2 November 2026 (Mon) 21:15 EU", (2026, 11, 2)),
+    ...  ("30 Nov: Endocrinology", (2026, 11, 30)), ("Dec 1, 2026 14:30", (2026, 12, 1)), ("2026-11-29 14:20", (2026, 11, 29)),
+    ...  ("Fri 13/11 21:10", (2026, 11, 13)), ("2019: low mood", (2019, 7, 1)))]
+    [True, True, True, True, True, True]
+    """
+    for p in _date_patterns():
+        m = p.match(text)
+        if not m:
+            continue
+        g = m.groupdict()
+        y = int(g["year"]) if g.get("year") else None
+        if g.get("yy"):
+            y = int(g["yy"]) + (2000 if len(g["yy"]) == 2 else 0)
+        y = y or year
+        if y is None:
+            return None
+        if g.get("month"):
+            mo = _data()["months"][g["month"].lower()]
+        elif g.get("mnum"):
+            mo = int(g["mnum"])
+        else:
+            mo = None
+        dd = int(g["day"]) if g.get("day") else None
+        if g.get("mnum") and dd is not None and "/" in m.group(0) and order == "month":
+            dd, mo = mo, dd
+        try:
+            when = _dt.date(y, mo or 7, dd or (15 if mo else 1))
+        except ValueError:
+            continue
+        return when.toordinal(), m.end()
+    return None
+
+
+@dataclass(frozen=True)
+class _Sentence:
+    section: str
+    start: int
+    end: int
+    text: str
+    date: int | None
+
+
+@dataclass(frozen=True)
+class _Clause:
+    date: int
+    topic: str
+    status: str | None  # "resolved", "better", "still" or None
+
+
+def _lines(text: str) -> list[tuple[int, str]]:
+    out, at = [], 0
+    for line in text.split("\n"):
+        out.append((at, line))
+        at += len(line) + 1
+    return out
+
+
+def _line_date(line: str, year: int | None, order: str) -> int | None:
+    found = read_date(line.lstrip(), year, order)
+    if not found:
+        return None
+    at, end = found
+    rest = line.lstrip()[end:]
+    # a date that opens a sentence of prose ("2 weeks after ...") is no stamp: a stamp is followed by a time, a
+    # bracket, a colon, a dash, capitals or the entry's words; a bare number is never read here (read_date needs a
+    # month, a slash or a four-digit year)
+    if re.match(r"\s*(?:\d|\(|:|-|–|,|[A-Z]|$|[a-z])", rest):
+        return at
+    return None
+
+
+def _phase(sentence: str, admission: int | None, encounter: int | None, year: int | None,
+           order: str, data: dict[str, Any]) -> tuple[int | None, int]:
+    """The moment a sentence's own words put it at (an admission cue, an encounter cue, a hospital day), and where in
+    the sentence that cue stands (-1 for none)."""
+    found: list[tuple[int, int | None]] = []
+    for cue in data["admission_cues"]:
+        if (m := re.search(cue, sentence, re.IGNORECASE)) and admission is not None:
+            found.append((m.start(), admission))
+    for cue in data["encounter_cues"]:
+        if (m := re.search(cue, sentence, re.IGNORECASE)) and encounter is not None:
+            found.append((m.start(), encounter))
+    for m in re.finditer(data["day_cue"], sentence, re.IGNORECASE):
+        when = read_date(m.group(2), year, order) if m.group(2) else None
+        if when:
+            found.append((m.start(), when[0]))
+        elif admission is not None and 0 < int(m.group(1)) < 400:
+            found.append((m.start(), admission + int(m.group(1)) - 1))
+    if not found:
+        return None, -1
+    at, when = min(found, key=lambda x: x[0])
+    return when, at
+
+
+def _dated(texts: dict[str, str], order: str, data: dict[str, Any]) -> tuple[list[_Sentence], int | None, int | None]:
+    """Every sentence of the record with the day it speaks of (``None`` where the record does not say), the admission
+    (the spine's first entry) and the encounter (its latest, or a later day the record names). A sentence of another
+    section with dated lines of its own (a past history's "2013 (age 14): cutting began ...") is dated as evidence but
+    is no state the admission found (:func:`_history_sections`)."""
+    from .derive import split_sentences
+
+    # first pass: the entries of each section (lines that open on a date not before the entry they follow)
+    entries: dict[str, list[int]] = {}
+    for section, text in texts.items():
+        year, current = None, None
+        for _at, line in _lines(text):
+            if not line.strip():
+                continue
+            when = _line_date(line, year, order)
+            if when is None:
+                continue
+            year = _dt.date.fromordinal(when).year
+            if current is None or when >= current:
+                current = when
+                entries.setdefault(section, []).append(when)
+    if not entries:
+        return [], None, None
+    spine = max(entries, key=lambda s: len(entries[s]))
+    if len(entries[spine]) < 2:
+        return [], None, None
+    admission, encounter = entries[spine][0], max(entries[spine])
+    year0 = _dt.date.fromordinal(encounter).year
+    # a day the record names for the interview ("Seen on the ward on day 12 (13/11/2026), the morning of discharge")
+    for text in texts.values():
+        for m in re.finditer(data["day_cue"], text, re.IGNORECASE):
+            when = read_date(m.group(2), year0, order) if m.group(2) else None
+            if when and encounter < when[0] <= encounter + 2:
+                encounter = when[0]
+    out: list[_Sentence] = []
+    for section, text in texts.items():
+        year, current = None, None
+        for at, line in _lines(text):
+            if not line.strip():
+                continue
+            when = _line_date(line, year or year0, order)
+            if when is not None:
+                year = _dt.date.fromordinal(when).year
+                if current is None or when >= current:
+                    current = when
+                line_date = when
+            else:
+                line_date = current
+            phase: int | None = None
+            cursor = 0
+            for sentence in split_sentences(line):
+                i = line.find(sentence[:20], cursor)
+                i = cursor if i < 0 else i
+                cursor = i + len(sentence)
+                cue, _where = _phase(sentence, admission, encounter, year or year0, order, data)
+                if cue is not None:
+                    phase = cue
+                date = phase if phase is not None else line_date
+                out.append(_Sentence(section, at + i, at + i + len(sentence), sentence, date))
+    return out, admission, encounter
+
+
+def _history_sections(texts: dict[str, str], order: str) -> frozenset[str]:
+    """The sections, other than the spine (the one with the most dated entries), whose lines open on dates of their
+    own: a past history by year ("2013 (age 14): cutting of forearms began ..."), never the states the admission found."""
+    counts: dict[str, int] = {}
+    for section, text in texts.items():
+        year = None
+        for _at, line in _lines(text):
+            when = _line_date(line, year, order) if line.strip() else None
+            if when is not None:
+                year = _dt.date.fromordinal(when).year
+                counts[section] = counts.get(section, 0) + 1
+    if not counts:
+        return frozenset()
+    spine = max(counts, key=lambda s: counts[s])
+    return frozenset(counts) - {spine}
+
+
+@lru_cache(maxsize=1)
+def _state_topics() -> frozenset[str]:
+    from mentalhospital_env.patient.understanding import load_taxonomy
+
+    d = _data()
+    tax = load_taxonomy()
+    return frozenset(t.id for t in tax.topics if t.kind in d["state_topic_kinds"]) - set(d["state_topics_not"])
+
+
+def _status(clause: str, data: dict[str, Any]) -> str | None:
+    if any(re.search(p, clause, re.IGNORECASE) for p in data["still_cues"]):
+        return "still"
+    if any(re.search(p, clause, re.IGNORECASE) for p in data["resolved_cues"]):
+        return "resolved"
+    if any(re.search(p, clause, re.IGNORECASE) for p in data["better_cues"]):
+        return "better"
+    return None
+
+
+def _clauses(sentences: list[_Sentence], encounter: int, data: dict[str, Any]) -> list[_Clause]:
+    from mentalhospital_env.patient.understanding import record_topics
+
+    states = _state_topics()
+    out: list[_Clause] = []
+    for s in sentences:
+        if s.date is None or s.date > encounter:
+            continue
+        body = re.sub(r"\([^()]*\)", " ", s.text)
+        for clause in re.split(r"[,;]\s+|\s+-\s+|:\s+", body):
+            if len(re.findall(r"[A-Za-z]+", clause)) < data["state_clause_min_words"]:
+                continue
+            for topic in set(record_topics(s.section, clause)) & states:
+                out.append(_Clause(s.date, topic, _status(clause, data)))
+    return out
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"['\u2018\u2019\u201c\u201d\"]", "", text)).strip().lower()
+
+
+def _locate(facts: list[Fact], sentences: list[_Sentence]) -> dict[int, int | None]:
+    """Each fact's date: the sentence of its section its text is found in, searched in order from the last fact's."""
+    by_section: dict[str, list[_Sentence]] = {}
+    for s in sentences:
+        by_section.setdefault(s.section, []).append(s)
+    normed = {id(s): _norm(s.text) for s in sentences}
+    cursor: dict[str, int] = {}
+    out: dict[int, int | None] = {}
+    for k, f in enumerate(facts):
+        own = by_section.get(f.section, [])
+        if not own:
+            out[k] = None
+            continue
+        probe = _norm(re.sub(r"^[^:]{1,40}:\s+", "", f.text))[:40]
+        start = cursor.get(f.section, 0)
+        hit = next((i for i in range(start, len(own)) if probe and probe in normed[id(own[i])]), None)
+        if hit is None:
+            hit = next((i for i in range(len(own)) if probe and probe in normed[id(own[i])]), None)
+        if hit is None:
+            out[k] = None
+            continue
+        cursor[f.section] = hit
+        out[k] = own[hit].date
+    return out
+
+
+# --- the past tense -------------------------------------------------------------------------------------------------
+
+_BE_PAST = {"am": "was", "'m": " was", "is": "was", "'s": " was", "are": "were", "'re": " were"}
+
+
+def _past_tense(says: str, data: dict[str, Any]) -> str:
+    """``says`` with its present verbs put in the past, read by the parse: "I don't sleep at all. I'm singing" -> "I
+    didn't sleep at all. I was singing"; "I've had" -> "I'd had"; "I hear" -> "I heard"; "can't" -> "couldn't"."""
+    from lemminflect import getInflection
+
+    from .compile import _nlp
+
+    doc = _nlp()(says)
+    modal = data["modal_past"]
+    out: list[str] = []
+    for t in doc:
+        word, ws = t.text, t.whitespace_
+        low = t.lower_
+        if t.tag_ in ("VBP", "VBZ") or (t.tag_ == "MD" and low in modal):
+            if t.tag_ == "MD":
+                word = modal[low] if not low.startswith("'") else modal[low]
+            elif low in ("'s", "has", "have", "'ve") and t.i + 1 < len(doc) and doc[t.i + 1].lower_ == "been":
+                word = "'d" if low.startswith("'") else "had"  # "It's been going on" -> "It'd been going on", never "it was been"
+            elif t.lemma_ == "be":
+                word = _BE_PAST.get(low, "was" if t.tag_ == "VBZ" else "were")
+                if word.startswith(" ") and out and out[-1].endswith(" "):
+                    word = word.lstrip()
+            elif t.lemma_ == "have" and t.dep_ == "aux":
+                word = "'d" if low in ("'ve", "'s") else "had"
+            elif t.lemma_ == "do" and (t.dep_ == "aux" or any(c.dep_ == "neg" for c in t.head.children)):
+                word = "did"
+            elif t.lemma_ == "have":
+                word = " had" if low.startswith("'") else "had"
+            else:
+                past = getInflection(t.lemma_, tag="VBD")
+                word = past[0] if past else word
+            if t.text[:1].isupper():
+                word = word[:1].upper() + word[1:]
+        out.append(word + ws)
+    text = "".join(out)
+    for now, then in data["now_words"].items():
+        text = re.sub(rf"\b{re.escape(now)}\b", then, text)
+    return re.sub(r" {2,}", " ", text)
+
+
+def _subject_of(t) -> bool:
+    """Whether a verb has a subject of its own or through the verb it is conjoined to (a bare "Attributes illness to
+    stress" is the chart's shorthand, never put in the past: the tagger reads it as a verb with no one doing it)."""
+    v = t.head if t.dep_ in ("aux", "auxpass") else t
+    for _ in range(6):
+        if any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in v.children):
+            return True
+        if v.dep_ != "conj" or v.head is v:
+            return False
+        v = v.head
+    return False
+
+
+def _presents(says: str) -> bool:
+    """Whether the rendering tells a state in the present that can be put in the past: a present verb with a subject
+    (every one has one), other than a perfect's "have" alone ("I've been arrested" is what happened, not a state;
+    "I've had aggressive behaviour for 2 weeks" says how long it has lasted, and is one)."""
+    from .compile import _nlp
+
+    doc = _nlp()(says)
+    modal = _data()["modal_past"]
+    present = [t for t in doc if t.tag_ in ("VBP", "VBZ") or (t.tag_ == "MD" and t.lower_ in modal)]
+    if not present or not all(_subject_of(t) for t in present):
+        return False
+    lasting = re.search(r"\b(?:for|since)\b", says, re.IGNORECASE) is not None
+    return any(not (t.lemma_ == "have" and t.dep_ == "aux" and t.head.tag_ == "VBN") or lasting for t in present)
+
+
+def _says_its_time(says: str) -> bool:
+    """Whether the rendering names when it held itself (a point: "in June", "at 19", "three weeks ago", a year)."""
+    from mentalhospital_env.patient.timeline import _patterns
+
+    p = _patterns()
+    return bool(p["ago"].search(says) or p["point"].search(says) or p["age"].search(says)
+                or re.search(r"\b(?:19|20)\d\d\b|\bwhen I (?:was|came)\b|\bback then\b|\bat the time\b", says, re.IGNORECASE))
+
+
+def _frame(date: int, admission: int | None, encounter: int, admitted: bool, data: dict[str, Any]) -> str:
+    if admitted and admission is not None and date <= admission:
+        return data["frame_admission"]
+    days = encounter - date
+    when = _dt.date.fromordinal(date)
+    for bound, frame in data["frames_by_days"]:
+        if days <= bound:
+            return frame.format(month=when.strftime("%B"), year=when.year)
+    return ""
+
+
+def _framed(says: str, frame: str) -> str:
+    if not frame:
+        return says
+    first = says[:1].lower() + says[1:] if not re.match(r"I\b|I'", says) else says
+    return frame + first
+
+
+def encounter_pass(facts: list[Fact], ehr: EHR, record_order: str) -> list[Fact]:
+    """``facts`` with the states a later entry supersedes told as past (see the module's docstring)."""
+    from .compile import disclosure_gates, expand_abbreviations
+
+    data = _data()
+    texts = {section: disclosure_gates(expand_abbreviations(text, record_order))[0] for section, text in ehr.sections()}
+    sentences, admission, encounter = _dated(texts, record_order, data)
+    if encounter is None:
+        return facts
+    states = _state_topics()
+    # a denial is a state too ("He does not sleep at all" is filed as ruling sleep out)
+    candidates = [k for k, f in enumerate(facts) if f.told and f.patient_says
+                  and f.time != "past" and f.relative is None and set(f.topics) & states]
+    if not candidates:
+        return facts
+    clauses = _clauses(sentences, encounter, data)
+    dates = _locate(facts, sentences)
+    record = " ".join(texts.values())
+    admitted = any(re.search(p, record) for p in data["admission_record_cues"])
+    if not admitted:
+        return facts
+    history = _history_sections(texts, record_order)
+    lasting = [re.compile(p, re.IGNORECASE) for p in data["lasting_cues"]]
+    out = list(facts)
+    for k in candidates:
+        f, when = facts[k], dates.get(k)
+        if f.section in history:
+            continue  # "2016 (age 17): ...", "thigh cutting continuing to date" (uw-017): a past history's, not the admission's
+        if when is None or when >= encounter or when > admission + data["admission_window_days"]:
+            continue  # only the state the admission found (a later clerking's history of habits is no such state)
+        if any(p.search(f.text) for p in lasting):
+            continue  # "chronic passive thoughts ... since a teenager", "usually after a good night out": a pattern
+        later = [c for c in clauses if when < c.date and c.topic in f.topics]
+        if not later:
+            continue
+        last = max(c.date for c in later)
+        kinds = {c.status for c in later if c.date == last}
+        if _status(f.text, data) in ("better", "resolved") and kinds <= {"better", "resolved"}:
+            continue  # "Sleeping 6-7 hrs x 4 nights" the day before "Condition at discharge: sleeping 6-7 hrs": it goes on
+        status = None if "still" in kinds else "resolved" if "resolved" in kinds else "better" if "better" in kinds else None
+        says = f.patient_says or ""
+        if _presents(says):
+            said = _past_tense(says, data)
+            if not _says_its_time(said) and not re.search(data["span_pattern"], said, re.IGNORECASE):
+                # a state that says how long it lasted is past enough in the past tense ("I was wandering, spending money
+                # anyhow for 2 weeks."): two or three such in one reply each framed read "and when I came in, ... and
+                # when I came in, ..." (uw-027, stop 54)
+                said = _framed(said, _frame(when, admission, encounter, admitted, data))
+            tail = data["tails"].get(status or "")
+            if tail:
+                said = f"{said.rstrip()} {tail}" if said.rstrip().endswith((".", "!", "?")) else f"{said.rstrip()}. {tail}"
+            out[k] = replace(f, time="past", patient_says=said)
+        else:
+            out[k] = replace(f, time="past")
+    return out
+
+
+def carried_list_label(sentence: str, carried: str | None, rules: dict[str, Any]) -> tuple[str, str | None]:
+    """A medication list's label that says the medicines have stopped ("Stopped: benzhexol 5 mg bd 03-10/11; IM
+    haloperidol + promethazine x 3; artemether-lumefantrine bd x 3/7", ``medicine_entry`` ``past_label_pattern`` /
+    ``stopped_pattern``) is over every part of its list, not its first only: the parts after a semicolon are sentences
+    of their own, and uw-027's discharge morning was told "I take promethazine and artemether-lumefantrine" (a malaria
+    course that ended on day 5). Returns the sentence with the label put before it where one carries and it has none of
+    its own, and the label that carries on to the next sentence (while sentences end with a semicolon)."""
+    own = re.match(rules["list_label_pattern"], sentence)
+    if own:
+        stopped = re.search(rules["past_label_pattern"], own.group(1), re.IGNORECASE) or re.search(
+            rules["stopped_pattern"], own.group(1), re.IGNORECASE)
+        label = own.group(0) if stopped else None
+    elif carried:
+        sentence, label = carried + sentence, carried
+    else:
+        label = None
+    return sentence, label if label and sentence.rstrip().endswith(";") else None
