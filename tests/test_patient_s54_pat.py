@@ -44,3 +44,52 @@ def test_attention_denied_as_attention_not_restlessness(n: int) -> None:
     assert not re.search(r"sit still|restless|on the go|fidget", reply, re.I), reply
     # and in words: the wording put in its place passes the check room (one it refused left a bare 'No.')
     assert re.search(r"focus|attention|concentrat|nothing like that", reply, re.I), reply
+
+
+_DEPENDS = "Do you have children or anyone who depends on you?"
+
+
+def test_no_dependant_named_anywhere_is_said_with_the_household() -> None:
+    # dev-0109, hw-039 at stop 53: 'I live with my partner in a rented flat.' never said whether anyone depends on
+    # them; the record names no child, no one cared for, so no one does (not 'I don't have any children')
+    (reply,) = ask(_case(20), _DEPENDS)
+    assert re.search(r"\b(?:nobody|no one)\b", reply, re.I), reply
+    assert re.search(r"\bwife\b", reply, re.I), reply
+    assert not re.search(r"children", reply, re.I), reply
+
+
+@pytest.mark.parametrize("mention", [
+    "Grew up in Leeds. Works as a bus driver. Married for six years. Has a son, aged 19, at university.",
+    "Grew up in Leeds. As a child he was shy. Works as a bus driver. Married for six years.",
+    "Grew up in Leeds. Works as a bus driver. Married for six years; his wife is pregnant.",
+])
+def test_no_one_depends_is_never_said_where_the_record_names_a_child(mention: str) -> None:
+    (reply,) = ask(_case(21, personal_history=mention), _DEPENDS)
+    assert not re.search(r"\b(?:nobody|no one)\b", reply, re.I), reply
+
+
+def test_a_dependant_named_answers_over_the_marriage_and_a_sentence_that_misreads() -> None:
+    # hw-006 at stop 53: 'lives with his wife and daughter', and 'a crash in which a child died' read as dependants,
+    # was answered 'I've been married for twelve years.' (the relationships topic) - never who depends on him
+    hpi = (_EHR["history_of_present_illness"] + " Eight months ago he attended a crash in which a child died.")
+    (reply,) = ask(_case(22, "lives with his wife and daughter", history_of_present_illness=hpi), _DEPENDS)
+    assert re.search(r"\bdaughter\b", reply, re.I), reply
+    assert not re.search(r"married|crash|died", reply, re.I), reply
+
+
+def test_a_person_cared_for_answers() -> None:
+    # hw-018 at stop 53: the main carer of her mother was answered 'I'm single. I have friends but little time for them.'
+    ph = "Grew up in Leeds. Works as a bus driver. Single. Friends but little time for them."
+    (reply,) = ask(_case(23, "lives with his mother, who has multiple sclerosis, and is her main carer",
+                         personal_history=ph), _DEPENDS)
+    assert re.search(r"\bmother\b", reply, re.I), reply
+    assert not re.search(r"single|friends", reply, re.I), reply
+
+
+def test_a_reflection_that_names_a_child_is_not_asked_who_depends_on_them() -> None:
+    # hw-006 (exam c3): 'You were doing everything you could for that child.' - of the child who died at a crash -
+    # read the dependants concept; it asks nothing, so it is no cue to tell who lives at home
+    hpi = (_EHR["history_of_present_illness"] + " Eight months ago he attended a crash in which a child died.")
+    (reply,) = ask(_case(24, "lives with his wife and daughter", history_of_present_illness=hpi),
+                   "You were doing everything you could for that child.")
+    assert not re.search(r"\b(?:daughter|live with|nobody|no one)\b", reply, re.I), reply

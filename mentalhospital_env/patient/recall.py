@@ -136,6 +136,10 @@ class RecallRules:
     #: a family-history sentence about the patient's own child ("Daughter Shona (33): nurse in Tauranga"), which names
     #: a dependant as the personal history's sentences do (``household_answers`` ``children``)
     children_named: re.Pattern[str] = re.compile(r"(?!)")
+    #: mentions that block saying no one depends on them, beside ``household_words``, and the subject of that
+    #: denial (``household_answers`` ``nobody_blocked_by``, ``nobody_subject``: its words in denials.json)
+    nobody_blocked_by: re.Pattern[str] = re.compile(r"(?!)")
+    nobody_subject: str = ""
     #: the patient's own words that say a thing of the past ("I used to take thiamine", ``said_ended``): asked what
     #: they take or do now, a sentence said in the present answers first
     said_ended: re.Pattern[str] = re.compile(r"(?!)")
@@ -253,6 +257,9 @@ def load_recall_rules() -> RecallRules:
         household_words=re.compile(r"\b(?:" + "|".join(map(re.escape, household["words"])) + r")\b", re.IGNORECASE)
         if household.get("words") else re.compile(r"(?!)"),
         children_named=re.compile(household["children"], re.IGNORECASE) if household.get("children") else re.compile(r"(?!)"),
+        nobody_blocked_by=re.compile(household["nobody_blocked_by"], re.IGNORECASE)
+        if household.get("nobody_blocked_by") else re.compile(r"(?!)"),
+        nobody_subject=household.get("nobody_subject", ""),
         said_ended=re.compile(raw["said_ended"], re.IGNORECASE) if raw.get("said_ended") else re.compile(r"(?!)"),
         chart_said=re.compile(raw["chart_said"], re.IGNORECASE) if raw.get("chart_said") else re.compile(r"(?!)"),
         means_asked=re.compile(risk.get("means_asked", r"(?!)"), re.IGNORECASE),
@@ -1419,6 +1426,24 @@ class MemorySkill:
         )
         return (own or children)[:2]
 
+    def _nobody_depends(self) -> bool:
+        """Whether the record names no dependant anywhere and gives the household (``household_answers``
+        ``_nobody``): no sentence of any section, tellable or not, nor the informant, names a child, a person cared
+        for or a pregnancy (``words``, ``nobody_blocked_by``), the lexicon affirms none, and a told sentence says
+        who they live with."""
+        rules = load_recall_rules()
+        if not rules.nobody_subject or self._affirmed_anywhere & rules.household_concepts:
+            return False
+        misread = [rules.misread[c] for c in rules.household_concepts if c in rules.misread]
+        persona = getattr(self.index.case, "persona", None)
+        texts = [t for f in self.index.facts for t in (f.fact.text, f.fact.patient_says or "")]
+        texts.append(str(getattr(persona, "informant", "") or ""))
+        for text in texts:
+            text = _without(text, misread)
+            if rules.household_words.search(text) or rules.nobody_blocked_by.search(text):
+                return False
+        return any(f.tellable and f.present and _LIVING in f.topics and _says_home(f) for f in self.index.facts)
+
     def _acted_now(self) -> tuple[IndexedFact, ...]:
         """The patient's own told facts of the present episode that state a suicidal act prepared or begun
         (``suicide_plan`` read by meaning: "walked to the footbridge intending to jump")."""
@@ -1497,10 +1522,15 @@ class MemorySkill:
         household = bool(question.concepts) and all(
             # (a record whose only word of them is the clinician's, "protective factors are her sons", is silent on
             # them as far as the patient's sentences go: who is at home answers)
-            c in rules.household_concepts and c not in self._affirmed_told and c not in self._ruled_out_anywhere
-            for c in question.concepts
-        )
+            c in rules.household_concepts and c not in self._ruled_out_anywhere for c in question.concepts
+        ) and not is_reflection(question.text)  # "You were doing everything you could for that child." asks nothing
         named_dependants = self._dependants_named() if household else ()
+        if household and not named_dependants and any(c in self._affirmed_told for c in question.concepts):
+            # affirmed by a sentence of the patient's that names no dependant in words ("I attended a crash in which
+            # a child died"): that sentence answers as a concept. One that names them does ("lives with his wife and
+            # daughter", "son farms the land next door", "her main carer"), never the marriage or the friends that
+            # the question's topics found in its place (hw-006, hw-032, hw-018 at stop 53)
+            household = False
         if named_dependants:
             topics = []  # "Any children?" of "two adult daughters nearby": that sentence answers
         elif household:
@@ -1611,8 +1641,17 @@ class MemorySkill:
             items = [_silenced(i) if i.stance == UNKNOWN and not i.facts and i.subject in rules.household_concepts else i
                      for i in items]
             if named_dependants:
+                # the sentences that name them answer, not the concept's own (a care given in the past, "I cared for
+                # her at home for four years", hw-032; the chart's "Background: sole carer ...", hw-018)
+                items = [AnswerItem(AFFIRM, i.subject, (), i.sensitive, i.about_other, silent=True)
+                         if i.subject in rules.household_concepts and i.stance == AFFIRM else i for i in items]
                 items.append(AnswerItem(TELL, "dependants", named_dependants))
                 used.update(f.id for f in named_dependants)
+            elif self._nobody_depends():
+                # "Do you have children or anyone who depends on you?" of a record that names none: no one does, then
+                # who is at home (not the household alone, which never says it)
+                items = [i for i in items if not (i.subject in rules.household_concepts and not i.facts)]
+                items.insert(0, AnswerItem(DENY, rules.nobody_subject))
         meant_told = [i for i in items if i.subject in by_meaning and i.stance == AFFIRM and i.facts]
         meant_topics: set[str] = set()
         if meant_told:
