@@ -52,7 +52,9 @@ _DEPENDS = "Do you have children or anyone who depends on you?"
 def test_no_dependant_named_anywhere_is_said_with_the_household() -> None:
     # dev-0109, hw-039 at stop 53: 'I live with my partner in a rented flat.' never said whether anyone depends on
     # them; the record names no child, no one cared for, so no one does (not 'I don't have any children')
-    (reply,) = ask(_case(20), _DEPENDS)
+    # (his own childhood, 'As a child he was shy', names no child of his)
+    (reply,) = ask(_case(20, personal_history="Grew up in Leeds. As a child he was shy. Works as a bus driver. "
+                                              "Married for six years."), _DEPENDS)
     assert re.search(r"\b(?:nobody|no one)\b", reply, re.I), reply
     assert re.search(r"\bwife\b", reply, re.I), reply
     assert not re.search(r"children", reply, re.I), reply
@@ -60,7 +62,7 @@ def test_no_dependant_named_anywhere_is_said_with_the_household() -> None:
 
 @pytest.mark.parametrize("mention", [
     "Grew up in Leeds. Works as a bus driver. Married for six years. Has a son, aged 19, at university.",
-    "Grew up in Leeds. As a child he was shy. Works as a bus driver. Married for six years.",
+    "Grew up in Leeds. Works as a bus driver. Married; they look after his granddaughter on weekdays.",
     "Grew up in Leeds. Works as a bus driver. Married for six years; his wife is pregnant.",
 ])
 def test_no_one_depends_is_never_said_where_the_record_names_a_child(mention: str) -> None:
@@ -93,3 +95,20 @@ def test_a_reflection_that_names_a_child_is_not_asked_who_depends_on_them() -> N
     (reply,) = ask(_case(24, "lives with his wife and daughter", history_of_present_illness=hpi),
                    "You were doing everything you could for that child.")
     assert not re.search(r"\b(?:daughter|live with|nobody|no one)\b", reply, re.I), reply
+
+
+def test_a_child_who_only_speaks_of_them_is_not_the_answer_who_lives_where_is() -> None:
+    # hw-024: 'Described by his son as always a bit prickly and private' was the answer over 'lives alone; son lives
+    # 40 miles away' (the son is the source there, not someone who depends on him)
+    ph = ("Grew up in Leeds. Retired bus driver. Widowed four years ago. "
+          "Described by his son as 'always a bit prickly and private'.")
+    (reply,) = ask(_case(25, "lives alone in a terraced house; son lives 40 miles away", personal_history=ph), _DEPENDS)
+    assert re.search(r"live alone|40 miles", reply, re.I), reply
+    assert not re.search(r"prickly", reply, re.I), reply
+
+
+def test_an_elderly_parent_at_home_is_no_one_depending_denied() -> None:
+    # 'I live with my elderly mother.' may be a carer's household: no 'nobody depends on me' before it
+    (reply,) = ask(_case(26, "lives with his elderly mother"), _DEPENDS)
+    assert re.search(r"mother", reply, re.I), reply
+    assert not re.search(r"\b(?:nobody|no one)\b", reply, re.I), reply

@@ -140,6 +140,8 @@ class RecallRules:
     #: denial (``household_answers`` ``nobody_blocked_by``, ``nobody_subject``: its words in denials.json)
     nobody_blocked_by: re.Pattern[str] = re.compile(r"(?!)")
     nobody_subject: str = ""
+    #: a sentence in which the child speaks or is the source names no dependant (``household_answers`` ``not_named``)
+    not_named: re.Pattern[str] = re.compile(r"(?!)")
     #: the patient's own words that say a thing of the past ("I used to take thiamine", ``said_ended``): asked what
     #: they take or do now, a sentence said in the present answers first
     said_ended: re.Pattern[str] = re.compile(r"(?!)")
@@ -260,6 +262,7 @@ def load_recall_rules() -> RecallRules:
         nobody_blocked_by=re.compile(household["nobody_blocked_by"], re.IGNORECASE)
         if household.get("nobody_blocked_by") else re.compile(r"(?!)"),
         nobody_subject=household.get("nobody_subject", ""),
+        not_named=re.compile(household["not_named"], re.IGNORECASE) if household.get("not_named") else re.compile(r"(?!)"),
         said_ended=re.compile(raw["said_ended"], re.IGNORECASE) if raw.get("said_ended") else re.compile(r"(?!)"),
         chart_said=re.compile(raw["chart_said"], re.IGNORECASE) if raw.get("chart_said") else re.compile(r"(?!)"),
         means_asked=re.compile(risk.get("means_asked", r"(?!)"), re.IGNORECASE),
@@ -1417,7 +1420,10 @@ class MemorySkill:
             f for f in self.index.facts
             if f.section.startswith(("personal_history", "social_history")) and f.tellable and f.present
             and words.search(_without(f.fact.text, misread))  # "correcting other children" names none
+            and not rules.not_named.search(f.fact.text)  # "Described by his son as 'prickly'" neither
         )
+        # who they live with first ("lives alone in a terraced house; son lives 40 miles away")
+        own = tuple(sorted(own, key=lambda f: not (_LIVING in f.topics and _says_home(f))))
         # else the family history's lines on the patient's own children ("Daughter Shona (33): nurse in Tauranga"),
         # said in the relative's wording (uw-021: "Do you have children?" was told the salary)
         children = tuple(
