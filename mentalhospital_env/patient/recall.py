@@ -142,6 +142,8 @@ class RecallRules:
     nobody_subject: str = ""
     #: a sentence in which the child speaks or is the source names no dependant (``household_answers`` ``not_named``)
     not_named: re.Pattern[str] = re.compile(r"(?!)")
+    #: a child that is no dependant of theirs, read only for who depends on them (``household_answers`` ``not_dependant``)
+    not_dependant: re.Pattern[str] = re.compile(r"(?!)")
     #: the patient's own words that say a thing of the past ("I used to take thiamine", ``said_ended``): asked what
     #: they take or do now, a sentence said in the present answers first
     said_ended: re.Pattern[str] = re.compile(r"(?!)")
@@ -263,6 +265,8 @@ def load_recall_rules() -> RecallRules:
         if household.get("nobody_blocked_by") else re.compile(r"(?!)"),
         nobody_subject=household.get("nobody_subject", ""),
         not_named=re.compile(household["not_named"], re.IGNORECASE) if household.get("not_named") else re.compile(r"(?!)"),
+        not_dependant=re.compile("|".join(f"(?:{p})" for p in household["not_dependant"]), re.IGNORECASE)
+        if household.get("not_dependant") else re.compile(r"(?!)"),
         said_ended=re.compile(raw["said_ended"], re.IGNORECASE) if raw.get("said_ended") else re.compile(r"(?!)"),
         chart_said=re.compile(raw["chart_said"], re.IGNORECASE) if raw.get("chart_said") else re.compile(r"(?!)"),
         means_asked=re.compile(risk.get("means_asked", r"(?!)"), re.IGNORECASE),
@@ -1415,7 +1419,7 @@ class MemorySkill:
         illness names children it is no parent of: "won't hold Sam's baby nephew")."""
         rules = load_recall_rules()
         words = rules.household_words
-        misread = [rules.misread[c] for c in rules.household_concepts if c in rules.misread]
+        misread = [rules.misread[c] for c in rules.household_concepts if c in rules.misread] + [rules.not_dependant]
         own = tuple(
             f for f in self.index.facts
             if f.section.startswith(("personal_history", "social_history")) and f.tellable and f.present
@@ -1438,9 +1442,12 @@ class MemorySkill:
         for or a pregnancy (``words``, ``nobody_blocked_by``), the lexicon affirms none, and a told sentence says
         who they live with."""
         rules = load_recall_rules()
-        if not rules.nobody_subject or self._affirmed_anywhere & rules.household_concepts:
+        if not rules.nobody_subject:
             return False
-        misread = [rules.misread[c] for c in rules.household_concepts if c in rules.misread]
+        misread = [rules.misread[c] for c in rules.household_concepts if c in rules.misread] + [rules.not_dependant]
+        if any(f.affirms & rules.household_concepts and not rules.not_dependant.search(f.fact.text)
+               for f in self.index.facts):
+            return False  # "protective factors are her sons"; not "I was an only child"
         persona = getattr(self.index.case, "persona", None)
         texts = [t for f in self.index.facts for t in (f.fact.text, f.fact.patient_says or "")]
         texts.append(str(getattr(persona, "informant", "") or ""))
@@ -1531,7 +1538,9 @@ class MemorySkill:
             c in rules.household_concepts and c not in self._ruled_out_anywhere for c in question.concepts
         ) and not is_reflection(question.text)  # "You were doing everything you could for that child." asks nothing
         named_dependants = self._dependants_named() if household else ()
-        if household and not named_dependants and any(c in self._affirmed_told for c in question.concepts):
+        if household and not named_dependants and any(
+                f.tellable and f.affirms & set(question.concepts) and not rules.not_dependant.search(f.fact.text)
+                for f in self.index.facts):
             # affirmed by a sentence of the patient's that names no dependant in words ("I attended a crash in which
             # a child died"): that sentence answers as a concept. One that names them does ("lives with his wife and
             # daughter", "son farms the land next door", "her main carer"), never the marriage or the friends that
@@ -1646,6 +1655,10 @@ class MemorySkill:
             # sentences that name them
             items = [_silenced(i) if i.stance == UNKNOWN and not i.facts and i.subject in rules.household_concepts else i
                      for i in items]
+            # nor is their own childhood ("I was an only child", household_answers not_dependant) told as one
+            items = [AnswerItem(AFFIRM, i.subject, (), i.sensitive, i.about_other, silent=True)
+                     if i.subject in rules.household_concepts and i.facts
+                     and all(rules.not_dependant.search(f.fact.text) for f in i.facts) else i for i in items]
             if named_dependants:
                 # the sentences that name them answer, not the concept's own (a care given in the past, "I cared for
                 # her at home for four years", hw-032; the chart's "Background: sole carer ...", hw-018)
@@ -1656,7 +1669,7 @@ class MemorySkill:
             elif self._nobody_depends():
                 # "Do you have children or anyone who depends on you?" of a record that names none: no one does, then
                 # who is at home (not the household alone, which never says it)
-                items = [i for i in items if not (i.subject in rules.household_concepts and not i.facts)]
+                items = [i for i in items if i.subject not in rules.household_concepts]  # nor "I was an only child"
                 items.insert(0, AnswerItem(DENY, rules.nobody_subject))
         meant_told = [i for i in items if i.subject in by_meaning and i.stance == AFFIRM and i.facts]
         meant_topics: set[str] = set()
