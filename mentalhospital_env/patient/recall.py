@@ -136,6 +136,14 @@ class RecallRules:
     #: a family-history sentence about the patient's own child ("Daughter Shona (33): nurse in Tauranga"), which names
     #: a dependant as the personal history's sentences do (``household_answers`` ``children``)
     children_named: re.Pattern[str] = re.compile(r"(?!)")
+    #: mentions that block saying no one depends on them, beside ``household_words``, and the subject of that
+    #: denial (``household_answers`` ``nobody_blocked_by``, ``nobody_subject``: its words in denials.json)
+    nobody_blocked_by: re.Pattern[str] = re.compile(r"(?!)")
+    nobody_subject: str = ""
+    #: a sentence in which the child speaks or is the source names no dependant (``household_answers`` ``not_named``)
+    not_named: re.Pattern[str] = re.compile(r"(?!)")
+    #: a child that is no dependant of theirs, read only for who depends on them (``household_answers`` ``not_dependant``)
+    not_dependant: re.Pattern[str] = re.compile(r"(?!)")
     #: the patient's own words that say a thing of the past ("I used to take thiamine", ``said_ended``): asked what
     #: they take or do now, a sentence said in the present answers first
     said_ended: re.Pattern[str] = re.compile(r"(?!)")
@@ -253,6 +261,12 @@ def load_recall_rules() -> RecallRules:
         household_words=re.compile(r"\b(?:" + "|".join(map(re.escape, household["words"])) + r")\b", re.IGNORECASE)
         if household.get("words") else re.compile(r"(?!)"),
         children_named=re.compile(household["children"], re.IGNORECASE) if household.get("children") else re.compile(r"(?!)"),
+        nobody_blocked_by=re.compile(household["nobody_blocked_by"], re.IGNORECASE)
+        if household.get("nobody_blocked_by") else re.compile(r"(?!)"),
+        nobody_subject=household.get("nobody_subject", ""),
+        not_named=re.compile(household["not_named"], re.IGNORECASE) if household.get("not_named") else re.compile(r"(?!)"),
+        not_dependant=re.compile("|".join(f"(?:{p})" for p in household["not_dependant"]), re.IGNORECASE)
+        if household.get("not_dependant") else re.compile(r"(?!)"),
         said_ended=re.compile(raw["said_ended"], re.IGNORECASE) if raw.get("said_ended") else re.compile(r"(?!)"),
         chart_said=re.compile(raw["chart_said"], re.IGNORECASE) if raw.get("chart_said") else re.compile(r"(?!)"),
         means_asked=re.compile(risk.get("means_asked", r"(?!)"), re.IGNORECASE),
@@ -1405,12 +1419,15 @@ class MemorySkill:
         illness names children it is no parent of: "won't hold Sam's baby nephew")."""
         rules = load_recall_rules()
         words = rules.household_words
-        misread = [rules.misread[c] for c in rules.household_concepts if c in rules.misread]
+        misread = [rules.misread[c] for c in rules.household_concepts if c in rules.misread] + [rules.not_dependant]
         own = tuple(
             f for f in self.index.facts
             if f.section.startswith(("personal_history", "social_history")) and f.tellable and f.present
             and words.search(_without(f.fact.text, misread))  # "correcting other children" names none
+            and not rules.not_named.search(f.fact.text)  # "Described by his son as 'prickly'" neither
         )
+        # who they live with first ("lives alone in a terraced house; son lives 40 miles away")
+        own = tuple(sorted(own, key=lambda f: not (_LIVING in f.topics and _says_home(f))))
         # else the family history's lines on the patient's own children ("Daughter Shona (33): nurse in Tauranga"),
         # said in the relative's wording (uw-021: "Do you have children?" was told the salary)
         children = tuple(
@@ -1418,6 +1435,27 @@ class MemorySkill:
             if f.section == FAMILY_SECTION and f.tellable and f.present and rules.children_named.search(f.fact.text)
         )
         return (own or children)[:2]
+
+    def _nobody_depends(self) -> bool:
+        """Whether the record names no dependant anywhere and gives the household (``household_answers``
+        ``_nobody``): no sentence of any section, tellable or not, nor the informant, names a child, a person cared
+        for or a pregnancy (``words``, ``nobody_blocked_by``), the lexicon affirms none, and a told sentence says
+        who they live with."""
+        rules = load_recall_rules()
+        if not rules.nobody_subject:
+            return False
+        misread = [rules.misread[c] for c in rules.household_concepts if c in rules.misread] + [rules.not_dependant]
+        if any(f.affirms & rules.household_concepts and not rules.not_dependant.search(f.fact.text)
+               for f in self.index.facts):
+            return False  # "protective factors are her sons"; not "I was an only child"
+        persona = getattr(self.index.case, "persona", None)
+        texts = [t for f in self.index.facts for t in (f.fact.text, f.fact.patient_says or "")]
+        texts.append(str(getattr(persona, "informant", "") or ""))
+        for text in texts:
+            text = _without(text, misread)
+            if rules.household_words.search(text) or rules.nobody_blocked_by.search(text):
+                return False
+        return any(f.tellable and f.present and _LIVING in f.topics and _says_home(f) for f in self.index.facts)
 
     def _acted_now(self) -> tuple[IndexedFact, ...]:
         """The patient's own told facts of the present episode that state a suicidal act prepared or begun
@@ -1497,10 +1535,17 @@ class MemorySkill:
         household = bool(question.concepts) and all(
             # (a record whose only word of them is the clinician's, "protective factors are her sons", is silent on
             # them as far as the patient's sentences go: who is at home answers)
-            c in rules.household_concepts and c not in self._affirmed_told and c not in self._ruled_out_anywhere
-            for c in question.concepts
-        )
+            c in rules.household_concepts and c not in self._ruled_out_anywhere for c in question.concepts
+        ) and not is_reflection(question.text)  # "You were doing everything you could for that child." asks nothing
         named_dependants = self._dependants_named() if household else ()
+        if household and not named_dependants and any(
+                f.tellable and f.affirms & set(question.concepts) and not rules.not_dependant.search(f.fact.text)
+                for f in self.index.facts):
+            # affirmed by a sentence of the patient's that names no dependant in words ("I attended a crash in which
+            # a child died"): that sentence answers as a concept. One that names them does ("lives with his wife and
+            # daughter", "son farms the land next door", "her main carer"), never the marriage or the friends that
+            # the question's topics found in its place (hw-006, hw-032, hw-018 at stop 53)
+            household = False
         if named_dependants:
             topics = []  # "Any children?" of "two adult daughters nearby": that sentence answers
         elif household:
@@ -1610,9 +1655,22 @@ class MemorySkill:
             # sentences that name them
             items = [_silenced(i) if i.stance == UNKNOWN and not i.facts and i.subject in rules.household_concepts else i
                      for i in items]
+            # nor is their own childhood ("I was an only child", household_answers not_dependant) told as one
+            items = [AnswerItem(AFFIRM, i.subject, (), i.sensitive, i.about_other, silent=True)
+                     if i.subject in rules.household_concepts and i.facts
+                     and all(rules.not_dependant.search(f.fact.text) for f in i.facts) else i for i in items]
             if named_dependants:
+                # the sentences that name them answer, not the concept's own (a care given in the past, "I cared for
+                # her at home for four years", hw-032; the chart's "Background: sole carer ...", hw-018)
+                items = [AnswerItem(AFFIRM, i.subject, (), i.sensitive, i.about_other, silent=True)
+                         if i.subject in rules.household_concepts and i.stance == AFFIRM else i for i in items]
                 items.append(AnswerItem(TELL, "dependants", named_dependants))
                 used.update(f.id for f in named_dependants)
+            elif self._nobody_depends():
+                # "Do you have children or anyone who depends on you?" of a record that names none: no one does, then
+                # who is at home (not the household alone, which never says it)
+                items = [i for i in items if i.subject not in rules.household_concepts]  # nor "I was an only child"
+                items.insert(0, AnswerItem(DENY, rules.nobody_subject))
         meant_told = [i for i in items if i.subject in by_meaning and i.stance == AFFIRM and i.facts]
         meant_topics: set[str] = set()
         if meant_told:
