@@ -300,35 +300,36 @@ def test_the_benchmark_reports_the_newest_held_out_topic_set_as_held_out():
 
 
 def test_the_topic_model_is_never_fitted_on_a_fresh_held_out_set(monkeypatch):
-    """The fitting script names no held-out set newer than the newest one read (stop 53 fits up to heldout52; heldout53
-    is being written at stop 53), and refuses one before opening it, whatever table it is put in: by its number, and
-    heldout53 by its name whatever the newest number read says. It works whether or not the fresh file is in the tree."""
+    """The fitting script names no held-out set newer than the newest one read (stop 54 fits up to heldout53; heldout54
+    is being written at stop 54), and refuses one before opening it, whatever table it is put in: by its number, and
+    heldout54 by its name whatever the newest number read says. It works whether or not the fresh file is in the tree."""
     sys.path.insert(0, str(ROOT / "scripts"))
     import fit_topic_model
 
-    assert fit_topic_model.NEWEST_READ == 52
+    assert fit_topic_model.NEWEST_READ == 53
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import topic_classifier
 
     assert topic_classifier.NEWEST_FITTED == fit_topic_model.NEWEST_READ  # the benchmark says which figures are fitted
-    for read in (f"interview_topics_heldout{n}.jsonl" for n in range(31, 53)):
-        assert read in fit_topic_model.SETS.values()  # development data: heldout46..50 from stop 51, 51 from 52, 52 from 53
+    for read in (f"interview_topics_heldout{n}.jsonl" for n in range(31, 54)):
+        assert read in fit_topic_model.SETS.values()  # development data: heldout46..50 from stop 51, 51 from 52, 52 from 53,
+        # 53 from 54
     assert not [f for f in fit_topic_model.SETS.values()
-                if re.search(r"held_?out(5[3-9]|[6-9]\d)", f.replace("-", "_"))]
+                if re.search(r"held_?out(5[4-9]|[6-9]\d)", f.replace("-", "_"))]
     # a fresh set slipped into the table is refused before any file is opened (the name points nowhere real)
     monkeypatch.setattr(fit_topic_model, "DATA", ROOT / "no-such-folder")
-    for fresh in ("interview_topics_heldout53.jsonl", "interview_topics_held_out53.jsonl",
-                  "interview_topics_heldout54.jsonl"):
+    for fresh in ("interview_topics_heldout54.jsonl", "interview_topics_held_out54.jsonl",
+                  "interview_topics_heldout55.jsonl"):
         monkeypatch.setitem(fit_topic_model.SETS, "fresh", fresh)
         with pytest.raises(SystemExit, match="fresh held-out set"):
             fit_topic_model.load("fresh")
-    monkeypatch.setattr(fit_topic_model, "NEWEST_READ", 99)  # heldout53 is refused by name, not by number alone
-    for fresh in ("interview_topics_heldout53.jsonl", "interview-topics-held-out53.jsonl"):
+    monkeypatch.setattr(fit_topic_model, "NEWEST_READ", 99)  # heldout54 is refused by name, not by number alone
+    for fresh in ("interview_topics_heldout54.jsonl", "interview-topics-held-out54.jsonl"):
         monkeypatch.setitem(fit_topic_model.SETS, "fresh", fresh)
         with pytest.raises(SystemExit, match="fresh held-out set"):
             fit_topic_model.load("fresh")
-    monkeypatch.setattr(fit_topic_model, "NEWEST_READ", 52)
-    monkeypatch.setitem(fit_topic_model.SETS, "fresh", "interview_topics_heldout52.jsonl")
+    monkeypatch.setattr(fit_topic_model, "NEWEST_READ", 53)
+    monkeypatch.setitem(fit_topic_model.SETS, "fresh", "interview_topics_heldout53.jsonl")
     with pytest.raises(FileNotFoundError):  # a set already read passes the guard (and then needs its file)
         fit_topic_model.load("fresh")
 
@@ -357,7 +358,9 @@ def test_a_name_said_to_an_informant_asks_about_no_relative(utterance, topics, r
         ("Are you addicted to painkillers?", "opioids", None),
         ("Do you feel scared a lot?", "worry", "self_harm"),
         ("Does your tummy hurt sometimes?", "somatic", "self_harm"),
-        pytest.param("How much coffee do you drink?", "other", "alcohol", marks=pytest.mark.xfail(strict=True, reason="stop 46: the topic reader deciding alone at 0.2 (leave-one-set-out choice) reads alcohol in a coffee question: the cue's hand-written veto is no longer a decision")),
+        # a strict xfail from stop 46 to stop 53 (the reader read alcohol in a coffee question); stop 54's refit with
+        # heldout53 reads alcohol just under the bar (0.20 rounded), other 0.55
+        ("How much coffee do you drink?", "other", "alcohol"),
         ("Were you a happy kid?", "childhood", "family_history"),
     ],
 )
