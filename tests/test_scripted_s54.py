@@ -132,3 +132,24 @@ def test_a_drug_dated_to_an_age_long_past_is_not_a_drug_taken_now():
         doctor = _doctor()
         _answer(doctor, "medications_current", said)
         assert doctor._drugs_taken() == ["escitalopram"], said
+
+
+def test_a_drug_dated_to_an_age_is_past_only_when_the_number_is_an_age_and_nothing_says_it_goes_on():
+    # m54-clin (a reviewer of 42eef112): the pattern that reads 'settled on escitalopram at 17' as a past course read
+    # current drugs as stopped: a course that goes on ('keeps me well', 'continue it') and a number that is a duration or
+    # a level ('at 12 weeks', 'at 12 hours') is no past course
+    from tests.test_note_s47_mendc import _answer, _doctor
+
+    for said, drug in (("I started lithium at 25 and it keeps me well.", "lithium"),
+                       ("I started fluoxetine at 17 and continue it.", "fluoxetine"),
+                       ("Sertraline 50 mg, dose went up at 12 weeks.", "sertraline"),
+                       ("My lithium level was 0.6 at 12 hours.", "lithium"),
+                       ("Sertraline, I take it every day since my GP started it at 40.", "sertraline")):
+        doctor = _doctor()
+        _answer(doctor, "medications_current", said)
+        assert doctor._drugs_taken() == [drug], said
+    for said in ("I took escitalopram at 17.", "I was given escitalopram aged 19.", "Escitalopram when I was 15.",
+                 "I had escitalopram at age 16."):
+        doctor = _doctor()
+        _answer(doctor, "medications_current", said)
+        assert "escitalopram" not in doctor._drugs_taken(), said
