@@ -1245,15 +1245,19 @@ class ScriptedClinician(Doctor):
     def _explaining_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
         """``lead`` with a disorder that explains a leading sleep disorder put first (``explained_on_differential.first``):
         nightmares after combat or an assault lead as PTSD, which holds every finding of the nightmare disorder heard,
-        when the trauma or its re-experiencing was told; the sleep disorder then leaves the list, as ``_explained_above``
-        keeps it off below PTSD. Unchanged otherwise."""
+        when the trauma or its re-experiencing was told (a finding of ``told_only_with`` only when its words tell one of
+        its words: military service with a combat deployment, not a cook in the army); the sleep disorder then leaves
+        the list, as ``_explained_above`` keeps it off below PTSD. Unchanged otherwise."""
         conf = self.script["explained_on_differential"]
         if not lead or not lead[0][0].code.startswith(tuple(conf["codes"])):
             return lead
         heard = set(self.findings.present) - self.findings.contradicted - self.findings.denied
         for i, (h, _) in enumerate(lead[1:], 1):
             rule = next((r for prefix, r in conf["first"].items() if h.code.startswith(prefix)), None)
-            if rule and set(rule["told"]) & heard and self._explained_above(lead[0][0], [h]):
+            told = {c for c in set(rule["told"]) & heard if c not in rule.get("told_only_with", {})
+                    or any(re.search(rf"\b{re.escape(w)}\b", self.findings.present.get(c, "").lower())
+                           for w in rule["told_only_with"][c])} if rule else set()
+            if told and self._explained_above(lead[0][0], [h]):
                 return [lead[i]] + [pair for j, pair in enumerate(lead[1:], 1) if j != i]
         return lead
 

@@ -153,3 +153,14 @@ def test_a_drug_dated_to_an_age_is_past_only_when_the_number_is_an_age_and_nothi
         doctor = _doctor()
         _answer(doctor, "medications_current", said)
         assert "escitalopram" not in doctor._drugs_taken(), said
+
+
+def test_nightmares_of_a_veteran_with_no_trauma_told_stay_a_nightmare_disorder():
+    # m54-clin (a reviewer of b01393b0): military service was one of the findings that let PTSD lead over a nightmare
+    # disorder, so a veteran's nightmares with no trauma told led as PTSD; service is no trauma, a trauma told is
+    served = [(r"brought you here", "I barely sleep, and when I do the dreams come. I wake up screaming."),
+              (r"first notice|started|going on in your life", "It started five years ago. I was a cook in the army then, "
+               "nothing in particular happened."),
+              *VETERAN[2:]]
+    out = encounter("Outpatient clinic. A 45-year-old man is here to see you, alone.", replies(served, "Hard to say, really."))
+    assert re.search(r"1\. F51", out["diagnose"]), out["diagnose"]
