@@ -2074,8 +2074,9 @@ class ScriptedClinician(Doctor):
         # frequent drinking without dependence: advice and a goal, not a detoxification
         hazardous = self.script["plan_safety"]["heavy_drinking"]
         dependence_named = any(h.code.startswith(tuple(hazardous["hazardous_not_when_codes"])) for h, _ in lead)
-        if (self.heavy_drinking() or self._audit_hazardous()) and not self.heavy_drinking(dependent=True) and not dependence_named:
-            parts.append(hazardous["hazardous_advice"])
+        zone = self._audit_zone()  # an AUDIT of 20 or more: assessed for dependence, no goal to cut down
+        if (self.heavy_drinking() or zone) and not self.heavy_drinking(dependent=True) and not dependence_named:
+            parts.append(hazardous[zone or "hazardous_advice"])
         if self._risk_to_others():
             parts.append(conf["risk_to_others"])
         # unsafe driving told ("took the car keys away after a night of driving around"): advice and the DVLA, unless
@@ -2828,15 +2829,16 @@ class ScriptedClinician(Doctor):
                 return True
         return False
 
-    def _audit_hazardous(self) -> bool:
-        """Whether an AUDIT total on file scores hazardous drinking or more (``plan_safety.heavy_drinking.audit_*``), read
-        whatever the reply about alcohol said ('at the weekend I go for it' beside an AUDIT of 11/40, test-v2-0100)."""
+    def _audit_zone(self) -> str | None:
+        """The key of the advice for the highest AUDIT risk zone an AUDIT total on file reaches
+        (``plan_safety.heavy_drinking.audit_zones``: from 8 hazardous, from 20 assessed for dependence), read whatever the
+        reply about alcohol said ('at the weekend I go for it' beside an AUDIT of 11/40, test-v2-0100); None below 8."""
         cues = self.script["plan_safety"]["heavy_drinking"]
+        zone = None
         for name, result in self.findings.exam_results:
             if name.strip().lower() in cues["audit_names"] and (m := re.search(cues["audit_total"], result)):
-                if int(m.group(1)) >= cues["audit_hazardous_from"]:
-                    return True
-        return False
+                zone = next((key for low, key in sorted(cues["audit_zones"], reverse=True) if int(m.group(1)) >= low), zone)
+        return zone
 
     def safety_profile(self, believed_only: bool = False) -> Profile:
         """The profile of every disorder on the differential (or only of those believed), and of those the

@@ -164,3 +164,16 @@ def test_nightmares_of_a_veteran_with_no_trauma_told_stay_a_nightmare_disorder()
               *VETERAN[2:]]
     out = encounter("Outpatient clinic. A 45-year-old man is here to see you, alone.", replies(served, "Hard to say, really."))
     assert re.search(r"1\. F51", out["diagnose"]), out["diagnose"]
+
+
+def test_an_audit_of_20_or_more_is_assessed_for_dependence_not_given_a_goal_to_cut_down():
+    # m54-clin (a reviewer of 15bbbdd3): an AUDIT of 20 or more on file got the hazardous drinker's 'a goal agreed to cut
+    # down'; the WHO AUDIT manual's zone from 20 calls for assessment for dependence (withdrawal asked, an assisted
+    # withdrawal considered), which a goal to cut down can make dangerous
+    told = [(r"alcohol", "I don't drink in the week, but at the weekend I go for it.")]
+    plan = encounter(WALK_IN, replies(told + DEPRESSED), results="AUDIT: total 23/40")["treat"]
+    assert "goal agreed to cut down" not in plan, plan
+    assert re.search(r"assess(?:ed|ment)? for (?:alcohol )?dependence", plan), plan
+    assert re.search(r"withdrawal", plan), plan
+    plan = encounter(WALK_IN, replies(told + DEPRESSED), results="AUDIT: total 17/40")["treat"]
+    assert "goal agreed to cut down" in plan, plan
