@@ -94,3 +94,58 @@ def test_a_stopped_label_is_over_every_part_of_its_list() -> None:
                                 medications=raw["ehr"]["medications"]), "male")
     said = " ".join(f.patient_says or "" for f in facts if f.told)
     assert re.search(r"I used to take [^.]*artemether", said) and not re.search(r"I take [^.]*(?:promethazine|artemether)", said), said
+
+
+# --- stop 54 review: records the author did not try ------------------------------------------------------------------
+
+def _past(history: str) -> list[str]:
+    facts = compile_facts(EHR(chief_complaint="Low mood.", history_of_present_illness=history), "male")
+    return [f.patient_says for f in facts if f.told and f.patient_says and f.time == "past"
+            and f.section == "history_of_present_illness"]
+
+
+def test_a_later_no_change_or_not_sleeping_is_no_word_that_the_state_has_gone() -> None:
+    # "Not sleeping" and "No change in voices" opened on not/no and were read as settled: "When I came in, I didn't
+    # sleep at all. That's settled now."
+    chart = ("03/11/2026 Admitted to the ward. He does not sleep at all. He hears a man's voice telling him he is chosen.\n"
+             "08/11/2026 Ward round\nNot sleeping, pacing at night. No change in voices.")
+    sleep = _reply(_case(chart), "How have you been sleeping?")
+    voices = _reply(_case(chart), "Do you hear voices when no one is there?")
+    assert "settled" not in sleep and "settled" not in voices, (sleep, voices)
+    assert not any("settled" in s for s in _past(chart)), _past(chart)
+
+
+def test_a_state_the_latest_entry_says_goes_on_is_still_told_as_now() -> None:
+    # "Still hearing voices", "Voices persist": the voice was told in the past ("When I came in, I heard ...")
+    chart = ("03/11/2026 Admitted to the ward. He does not sleep at all. He hears a man's voice telling him he is chosen.\n"
+             "06/11/2026 Ward round\nStill hearing voices. Not sleeping, pacing at night.\n"
+             "09/11/2026 Ward round\nVoices persist. No improvement in sleep.")
+    voices = _reply(_case(chart), "Do you hear voices when no one is there?")
+    assert re.search(r"\bI hear\b", voices) and "came in" not in voices, voices
+    assert _past(chart) == [], _past(chart)
+
+
+def test_a_gp_record_or_letters_that_mention_a_past_admission_are_no_admission() -> None:
+    gp = ("12/01/2024 GP consultation\nLow mood for 3 months. He does not sleep well. Admitted to ward 5 in 2015 after "
+          "overdose.\n14/01/2024 GP phone call\nMood still low, sleep poor.\n"
+          "03/06/2025 GP consultation\nMood better on sertraline, sleeping better.")
+    assert not any(s.startswith("When I came in") for s in _past(gp)), _past(gp)
+    letters = ("03/03/2026 Letter to GP\nShe feels low and cannot sleep. She was admitted in 2019.\n"
+               "04/03/2026 Letter to GP\nMood unchanged.\n10/06/2026 Letter to GP\nMood lifting.")
+    assert _past(letters) == [], _past(letters)
+
+
+def test_a_chart_in_capitals_is_an_admission() -> None:
+    # "ADMISSION CLERKING", "WARD ROUND": the admission cues were read case-sensitively, and nothing was superseded
+    chart = ("03/11/2026 ADMISSION CLERKING\nHe does not sleep at all. He hears a man's voice telling him he is chosen.\n"
+             "08/11/2026 WARD ROUND\nNo voices. Sleeping well.")
+    voices = _reply(_case(chart), "Do you hear voices when no one is there?")
+    assert not re.search(r"\bI hear\b", voices), voices
+    assert any(s.startswith("When I came in, I heard") and "settled" in s for s in _past(chart)), _past(chart)
+
+
+def test_a_year_that_opens_a_sentence_of_prose_is_no_entry() -> None:
+    # "2019 was when he first heard voices." was an entry of a chart, and "He hears voices" an admission's state
+    prose = ("2019 was when he first heard voices. He hears voices.\n2020 he was admitted to the ward. He does not sleep.\n"
+             "He still hears voices.")
+    assert not any(s.startswith("When I came in") for s in _past(prose)), _past(prose)

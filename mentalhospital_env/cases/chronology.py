@@ -125,10 +125,13 @@ def _line_date(line: str, year: int | None, order: str) -> int | None:
         return None
     at, end = found
     rest = line.lstrip()[end:]
-    # a date that opens a sentence of prose ("2 weeks after ...") is no stamp: a stamp is followed by a time, a
-    # bracket, a colon, a dash, capitals or the entry's words; a bare number is never read here (read_date needs a
-    # month, a slash or a four-digit year)
-    if re.match(r"\s*(?:\d|\(|:|-|–|,|[A-Z]|$|[a-z])", rest):
+    # a date that opens a sentence of prose ("2 weeks after ...", "2019 was when he first heard voices.") is no stamp:
+    # a stamp is followed by a time, a bracket, a colon, a dash or a capitalised label; the entry's own words in lower
+    # case only after a numeric date ("02/06/26 candesartan 8 mg x90", a dispensing list), never after a year or a
+    # month's name, which open prose; a bare number is never read here (read_date needs a month, a slash or a year)
+    if re.match(r"\s*(?:\d|\(|:|-|–|[A-Z]|$)", rest):
+        return at
+    if re.match(r"\s*[a-z]", rest) and re.match(_data()["weekday_pattern"] + r"\d{1,4}[/-]\d", line.lstrip(), re.IGNORECASE):
         return at
     return None
 
@@ -164,19 +167,7 @@ def _dated(texts: dict[str, str], order: str, data: dict[str, Any]) -> tuple[lis
     from .derive import split_sentences
 
     # first pass: the entries of each section (lines that open on a date not before the entry they follow)
-    entries: dict[str, list[int]] = {}
-    for section, text in texts.items():
-        year, current = None, None
-        for _at, line in _lines(text):
-            if not line.strip():
-                continue
-            when = _line_date(line, year, order)
-            if when is None:
-                continue
-            year = _dt.date.fromordinal(when).year
-            if current is None or when >= current:
-                current = when
-                entries.setdefault(section, []).append(when)
+    entries = {section: [when for when, _at in found] for section, found in _entries(texts, order).items()}
     if not entries:
         return [], None, None
     spine = max(entries, key=lambda s: len(entries[s]))
@@ -218,6 +209,56 @@ def _dated(texts: dict[str, str], order: str, data: dict[str, Any]) -> tuple[lis
     return out, admission, encounter
 
 
+def _entries(texts: dict[str, str], order: str) -> dict[str, list[tuple[int, int]]]:
+    """Each section's entries, (date, where its line starts): the lines that open on a date not before the entry they
+    follow."""
+    entries: dict[str, list[tuple[int, int]]] = {}
+    for section, text in texts.items():
+        year, current = None, None
+        for at, line in _lines(text):
+            if not line.strip():
+                continue
+            when = _line_date(line, year, order)
+            if when is None:
+                continue
+            year = _dt.date.fromordinal(when).year
+            if current is None or when >= current:
+                current = when
+                entries.setdefault(section, []).append((when, at))
+    return entries
+
+
+def _is_admission(texts: dict[str, str], order: str, data: dict[str, Any]) -> bool:
+    """Whether the record is an admission's chart: its opening (the spine's text up to its second entry: the chart's
+    heading and its first entry) says so (admission_record_cues, in any case: "ADMISSION CLERKING", "Ward 7 notes").
+    Read nowhere else, and never in a sentence that names an earlier year or a past admission
+    (admission_record_past): a GP consultation's "Admitted to ward 5 in 2015 after overdose", a letter's "She was
+    admitted in 2019" are the history of a record that is no admission (stop 54's review: "When I came in, I didn't
+    sleep well. It's better now." of a GP record)."""
+    from .derive import split_sentences
+
+    entries = _entries(texts, order)
+    if not entries:
+        return False
+    spine = max(entries, key=lambda s: len(entries[s]))
+    found = entries[spine]
+    text = texts[spine]
+    opening = text[:found[1][1]] if len(found) > 1 else text
+    first_year = _dt.date.fromordinal(found[0][0]).year
+    cues = [re.compile(p, re.IGNORECASE) for p in data["admission_record_cues"]]
+    past = [re.compile(p, re.IGNORECASE) for p in data["admission_record_past"]]
+    for line in opening.split("\n"):
+        for sentence in split_sentences(line):
+            if not any(c.search(sentence) for c in cues):
+                continue
+            if any(int(y) < first_year for y in re.findall(r"\b((?:19|20)\d\d)\b", sentence)):
+                continue
+            if any(p.search(sentence) for p in past):
+                continue
+            return True
+    return False
+
+
 def _history_sections(texts: dict[str, str], order: str) -> frozenset[str]:
     """The sections, other than the spine (the one with the most dated entries), whose lines open on dates of their
     own: a past history by year ("2013 (age 14): cutting of forearms began ..."), never the states the admission found."""
@@ -244,11 +285,20 @@ def _state_topics() -> frozenset[str]:
     return frozenset(t.id for t in tax.topics if t.kind in d["state_topic_kinds"]) - set(d["state_topics_not"])
 
 
-def _status(clause: str, data: dict[str, Any]) -> str | None:
+def _status(clause: str, data: dict[str, Any], section: str, topics: set[str]) -> str | None:
+    """What a clause says of a state of ``topics``: "still", "resolved", "better" or nothing. A clause that opens on a
+    negation says it has gone only when what it negates is filed under the state's topic ("No voices", "not hearing
+    voices now"): "Not sleeping", "No change in voices" say it goes on (still_cues)."""
+    from mentalhospital_env.patient.understanding import record_topics
+
     if any(re.search(p, clause, re.IGNORECASE) for p in data["still_cues"]):
         return "still"
     if any(re.search(p, clause, re.IGNORECASE) for p in data["resolved_cues"]):
         return "resolved"
+    if m := re.match(data["absent_cue"], clause, re.IGNORECASE):
+        what = " ".join(re.findall(r"[\w'-]+", m.group("what"))[:data["absent_cue_words"]])
+        if set(record_topics(section, what)) & topics:
+            return "resolved"
     if any(re.search(p, clause, re.IGNORECASE) for p in data["better_cues"]):
         return "better"
     return None
@@ -267,7 +317,7 @@ def _clauses(sentences: list[_Sentence], encounter: int, data: dict[str, Any]) -
             if len(re.findall(r"[A-Za-z]+", clause)) < data["state_clause_min_words"]:
                 continue
             for topic in set(record_topics(s.section, clause)) & states:
-                out.append(_Clause(s.date, topic, _status(clause, data)))
+                out.append(_Clause(s.date, topic, _status(clause, data, s.section, {topic})))
     return out
 
 
@@ -418,8 +468,7 @@ def encounter_pass(facts: list[Fact], ehr: EHR, record_order: str) -> list[Fact]
         return facts
     clauses = _clauses(sentences, encounter, data)
     dates = _locate(facts, sentences)
-    record = " ".join(texts.values())
-    admitted = any(re.search(p, record) for p in data["admission_record_cues"])
+    admitted = _is_admission(texts, record_order, data)
     if not admitted:
         return facts
     history = _history_sections(texts, record_order)
@@ -438,9 +487,11 @@ def encounter_pass(facts: list[Fact], ehr: EHR, record_order: str) -> list[Fact]
             continue
         last = max(c.date for c in later)
         kinds = {c.status for c in later if c.date == last}
-        if _status(f.text, data) in ("better", "resolved") and kinds <= {"better", "resolved"}:
+        if "still" in kinds:
+            continue  # "Still hearing voices", "Voices persist", "No change in voices": the state goes on, told as now
+        if _status(f.text, data, f.section, set(f.topics)) in ("better", "resolved") and kinds <= {"better", "resolved"}:
             continue  # "Sleeping 6-7 hrs x 4 nights" the day before "Condition at discharge: sleeping 6-7 hrs": it goes on
-        status = None if "still" in kinds else "resolved" if "resolved" in kinds else "better" if "better" in kinds else None
+        status = "resolved" if "resolved" in kinds else "better" if "better" in kinds else None
         says = f.patient_says or ""
         if _presents(says):
             said = _past_tense(says, data)
