@@ -11,7 +11,7 @@ import re
 import pytest
 from patient_records import ask, record
 
-from mentalhospital_env.cases import load_case
+from mentalhospital_env.cases import load_case, load_suite
 
 _EHR = {
     "chief_complaint": "Low mood and poor sleep for two months.",
@@ -144,3 +144,18 @@ def test_living_alone_or_with_adults_only_still_says_no_one_depends(living: str)
     (reply,) = ask(_case(29, living), _DEPENDS)
     assert re.search(r"\b(?:nobody|no one)\b", reply, re.I), reply
     assert re.search(r"alone|girlfriend", reply, re.I), reply
+
+
+@pytest.mark.parametrize("case_id, said, not_said", [
+    # stop 53's faults stay mended on the records themselves: dev-0109 (partner) and hw-039 (fiance) said only who is
+    # at home; hw-032 (lives alone, his son farms next door) was told the marriage in place of who depends on him
+    ("dev-0109", r"\b(?:nobody|no one)\b.*\bpartner\b", None),
+    ("hw-039", r"\b(?:nobody|no one)\b.*\bfiance\b", None),
+    ("hw-032", r"\bson\b", r"\b(?:nobody|no one)\b"),
+])
+def test_the_stop_53_dependants_records_stay_answered(case_id: str, said: str, not_said: str | None) -> None:
+    suite = "dev" if case_id.startswith("dev-") else "handwritten"
+    case = next(c for c in load_suite(suite).cases if c.case_id == case_id)
+    (reply,) = ask(case, _DEPENDS)
+    assert re.search(said, reply, re.I), reply
+    assert not_said is None or not re.search(not_said, reply, re.I), reply
