@@ -159,3 +159,14 @@ def test_the_stop_53_dependants_records_stay_answered(case_id: str, said: str, n
     (reply,) = ask(case, _DEPENDS)
     assert re.search(said, reply, re.I), reply
     assert not_said is None or not re.search(not_said, reply, re.I), reply
+
+
+@pytest.mark.parametrize("history", [
+    "Grew up in Leeds. In foster care from age eight. Works as a bus driver.",
+    "Grew up in Leeds. Works as a bus driver. Says 'I haven't really been looking after myself.'",
+])
+def test_their_own_foster_care_or_self_neglect_leaves_the_denial(history: str) -> None:
+    # dev-0029, dev-0042 on the merged review: their own childhood in care and 'looking after myself' name no one
+    # who depends on them, and took the denial from a man who lives alone
+    (reply,) = ask(_case(30, "lives alone in a rented flat", personal_history=history), _DEPENDS)
+    assert re.search(r"\b(?:nobody|no one)\b", reply, re.I), reply
