@@ -11,7 +11,7 @@ import re
 import pytest
 from patient_records import ask, record
 
-from mentalhospital_env.cases import load_case
+from mentalhospital_env.cases import load_case, load_suite
 
 _EHR = {
     "chief_complaint": "Low mood and poor sleep for two months.",
@@ -112,3 +112,61 @@ def test_an_elderly_parent_at_home_is_no_one_depending_denied() -> None:
     (reply,) = ask(_case(26, "lives with his elderly mother"), _DEPENDS)
     assert re.search(r"mother", reply, re.I), reply
     assert not re.search(r"\b(?:nobody|no one)\b", reply, re.I), reply
+
+
+@pytest.mark.parametrize("mention", [
+    # stop 54 review: the block list was closed, so each of these got 'No, nobody depends on me.' before the household
+    # or beside a record that names children, money sent home or care given
+    dict(personal_history="Grew up in Leeds. Works as a bus driver. Lives with his wife and their two boys (7 and 9)."),
+    dict(personal_history="Grew up in Leeds. Works as a bus driver. Lives with his partner and her stepkids."),
+    dict(personal_history="Grew up in Leeds. Works as a bus driver. Married with three girls under ten."),
+    dict(personal_history="Grew up in Lagos. Works as a bus driver. "
+                          "Sends most of his wage home to support his parents and younger siblings."),
+    dict(personal_history="Grew up in Leeds. Works as a bus driver. "
+                          "His mother, who has COPD, lives with them and needs help with washing."),
+])
+def test_no_one_depends_is_said_only_where_the_record_supports_it(mention: dict) -> None:
+    (reply,) = ask(_case(27, **mention), _DEPENDS)
+    assert not re.search(r"\b(?:nobody|no one)\b", reply, re.I), reply
+
+
+@pytest.mark.parametrize("living", ["lives with his brother and his brother's family", "lives in a rented house"])
+def test_a_household_of_people_not_known_adults_is_told_without_a_denial(living: str) -> None:
+    # the denial needs the record's support: living alone, or only a partner, flatmates or parents at home
+    (reply,) = ask(_case(28, living), _DEPENDS)
+    assert not re.search(r"\b(?:nobody|no one)\b", reply, re.I), reply
+    assert re.search(r"\blive\b", reply, re.I), reply
+
+
+@pytest.mark.parametrize("living", ["lives alone in a council flat", "lives with his girlfriend and two flatmates"])
+def test_living_alone_or_with_adults_only_still_says_no_one_depends(living: str) -> None:
+    # stop 53's fault (dev-0109, hw-039: the household alone) stays mended where the record supports the denial
+    (reply,) = ask(_case(29, living), _DEPENDS)
+    assert re.search(r"\b(?:nobody|no one)\b", reply, re.I), reply
+    assert re.search(r"alone|girlfriend", reply, re.I), reply
+
+
+@pytest.mark.parametrize("case_id, said, not_said", [
+    # stop 53's faults stay mended on the records themselves: dev-0109 (partner) and hw-039 (fiance) said only who is
+    # at home; hw-032 (lives alone, his son farms next door) was told the marriage in place of who depends on him
+    ("dev-0109", r"\b(?:nobody|no one)\b.*\bpartner\b", None),
+    ("hw-039", r"\b(?:nobody|no one)\b.*\bfiance\b", None),
+    ("hw-032", r"\bson\b", r"\b(?:nobody|no one)\b"),
+])
+def test_the_stop_53_dependants_records_stay_answered(case_id: str, said: str, not_said: str | None) -> None:
+    suite = "dev" if case_id.startswith("dev-") else "handwritten"
+    case = next(c for c in load_suite(suite).cases if c.case_id == case_id)
+    (reply,) = ask(case, _DEPENDS)
+    assert re.search(said, reply, re.I), reply
+    assert not_said is None or not re.search(not_said, reply, re.I), reply
+
+
+@pytest.mark.parametrize("history", [
+    "Grew up in Leeds. In foster care from age eight. Works as a bus driver.",
+    "Grew up in Leeds. Works as a bus driver. Says 'I haven't really been looking after myself.'",
+])
+def test_their_own_foster_care_or_self_neglect_leaves_the_denial(history: str) -> None:
+    # dev-0029, dev-0042 on the merged review: their own childhood in care and 'looking after myself' name no one
+    # who depends on them, and took the denial from a man who lives alone
+    (reply,) = ask(_case(30, "lives alone in a rented flat", personal_history=history), _DEPENDS)
+    assert re.search(r"\b(?:nobody|no one)\b", reply, re.I), reply

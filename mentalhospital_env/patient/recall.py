@@ -140,6 +140,14 @@ class RecallRules:
     #: denial (``household_answers`` ``nobody_blocked_by``, ``nobody_subject``: its words in denials.json)
     nobody_blocked_by: re.Pattern[str] = re.compile(r"(?!)")
     nobody_subject: str = ""
+    #: the record's support for that denial (``household_answers`` ``_nobody_supported``): more mentions that block it,
+    #: a household sentence of living alone, the companions after "lives with", and the adults they may all be
+    nobody_blocked_also: re.Pattern[str] = re.compile(r"(?!)")
+    nobody_alone: re.Pattern[str] = re.compile(r"(?!)")
+    nobody_with: re.Pattern[str] = re.compile(r"(?!)")
+    nobody_with_ends: re.Pattern[str] = re.compile(r"(?!)")
+    nobody_adults_before: re.Pattern[str] = re.compile(r"(?!)")
+    nobody_adults: frozenset[str] = frozenset()
     #: a sentence in which the child speaks or is the source names no dependant (``household_answers`` ``not_named``)
     not_named: re.Pattern[str] = re.compile(r"(?!)")
     #: a child that is no dependant of theirs, read only for who depends on them (``household_answers`` ``not_dependant``)
@@ -264,6 +272,13 @@ def load_recall_rules() -> RecallRules:
         nobody_blocked_by=re.compile(household["nobody_blocked_by"], re.IGNORECASE)
         if household.get("nobody_blocked_by") else re.compile(r"(?!)"),
         nobody_subject=household.get("nobody_subject", ""),
+        nobody_blocked_also=re.compile("|".join(f"(?:{p})" for p in household["nobody_blocked_also"]), re.IGNORECASE)
+        if household.get("nobody_blocked_also") else re.compile(r"(?!)"),
+        nobody_alone=re.compile(household.get("nobody_alone", r"(?!)"), re.IGNORECASE),
+        nobody_with=re.compile(household.get("nobody_with", r"(?!)"), re.IGNORECASE),
+        nobody_with_ends=re.compile(household.get("nobody_with_ends", r"(?!)"), re.IGNORECASE),
+        nobody_adults_before=re.compile(household.get("nobody_adults_before", r"(?!)"), re.IGNORECASE),
+        nobody_adults=frozenset(w.lower() for w in household.get("nobody_adults", ())),
         not_named=re.compile(household["not_named"], re.IGNORECASE) if household.get("not_named") else re.compile(r"(?!)"),
         not_dependant=re.compile("|".join(f"(?:{p})" for p in household["not_dependant"]), re.IGNORECASE)
         if household.get("not_dependant") else re.compile(r"(?!)"),
@@ -510,6 +525,27 @@ _LIVING = "living_situation"
 def _says_home(fact: IndexedFact) -> bool:
     """Whether a sentence the patient says tells where or with whom they themselves live (``lives_said``)."""
     return bool(load_recall_rules().lives_said.search(fact.fact.patient_says or ""))
+
+
+def _household_adults_only(fact: IndexedFact, rules: RecallRules) -> bool | None:
+    """Whether a household sentence supports that no one depends on them (``household_answers``
+    ``_nobody_supported``): True where it says they live alone or every person named after "lives with" is an adult
+    of ``nobody_adults``; None where it names anyone else; False where it names no one (``lives in a rented house``)."""
+    found = False
+    for text in (fact.fact.text, fact.fact.patient_says or ""):
+        if rules.nobody_alone.search(text):
+            found = True
+        for with_ in rules.nobody_with.finditer(text):
+            companions = rules.nobody_with_ends.split(with_.group(1), maxsplit=1)[0]
+            for who in re.split(r",|\band\b|&|\bplus\b", companions):
+                who = re.sub(r"\s+[A-Z]\w*$", "", who.strip())  # "his wife Sarah"
+                who = rules.nobody_adults_before.sub("", who).strip().lower()
+                if not who:
+                    continue
+                if who not in rules.nobody_adults:
+                    return None
+                found = True
+    return found
 
 
 def _job_says(job: str) -> str:
@@ -1453,9 +1489,15 @@ class MemorySkill:
         texts.append(str(getattr(persona, "informant", "") or ""))
         for text in texts:
             text = _without(text, misread)
-            if rules.household_words.search(text) or rules.nobody_blocked_by.search(text):
+            if (rules.household_words.search(text) or rules.nobody_blocked_by.search(text)
+                    or rules.nobody_blocked_also.search(text)):
                 return False
-        return any(f.tellable and f.present and _LIVING in f.topics and _says_home(f) for f in self.index.facts)
+        # and the household supports it: they live alone, or everyone they live with is an adult of the allow-list
+        # ("lives with his wife and their two boys" does not; "lives in a rented house" names no one either way)
+        home = [f for f in self.index.facts if f.tellable and f.present and _LIVING in f.topics and _says_home(f)]
+        verdicts = [_household_adults_only(f, rules) for f in home]
+        return bool(verdicts) and None not in verdicts and any(verdicts)
+
 
     def _acted_now(self) -> tuple[IndexedFact, ...]:
         """The patient's own told facts of the present episode that state a suicidal act prepared or begun
