@@ -1554,6 +1554,8 @@ def test_a_safeguarding_screen_asserted_deferred_or_negated_is_missing(ca, said)
         "Check the children's safety today with her husband.",
         "Check who is looking after the children, and whether a safeguarding referral is needed.",
         "Make a safeguarding referral if the children are unsafe.",
+        # held_out45 plan-1249, rated 5: 'consider' reaches the word it opens, not the enquiry after it
+        "Consider safeguarding and ask her, alone, about abuse, neglect or danger at home.",
     ],
 )
 def test_a_safeguarding_screen_said_now_meets_the_rule(ca, said):

@@ -604,12 +604,13 @@ class CriticalActions:
         if not cues or action_id in self._by_pattern(plan):
             return True
         stemmed = _stems(plan)
-        sentences = sorted(set(sentence_breaks(plan)) | {0})
-        limits = sorted(set(sentences) | set(comma_breaks(plan)) | {0})
+        limits = sorted(set(sentence_breaks(plan)) | set(comma_breaks(plan)) | {0})
         for start, end, ids, refused in self.mentions(plan):
             if refused or action_id not in ids:
                 continue
-            floor = max((b for b in sentences if b <= start), default=0)
+            # within its clause, up to four words before ('consider safeguarding and ask her, alone, about abuse' asks
+            # about abuse now: held_out45 plan-1249, rated 5)
+            floor = max([b for b in limits if b <= start] + [start - 4, 0])
             ceiling = min((b for b in limits if b >= end), default=len(stemmed))
             if not (self._has(stemmed[floor:start], cues) or self._has(stemmed[end:ceiling], cues)):
                 return True
