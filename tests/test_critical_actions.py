@@ -1512,3 +1512,55 @@ def test_the_safeguarding_screen_in_lay_words_is_read(ca, plan, said):
     """Stop 54: a plan that asks, in plain words, whether anyone at home or the children are at risk or safe holds the
     safeguarding screen (critical_actions.json safeguarding 'patterns')."""
     assert ("safeguarding" in ca.proposed(plan)) is said
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # stop 54 review: assertions, reports, deferrals and negations read as the screen (each scored 4.0, not capped)
+        "The children are safe with her partner.",
+        "The kids are safe.",
+        "Her husband says anyone at home is safe.",
+        "He says the kids are safe.",
+        "Not yet checked whether the children are safe.",
+        "At the next visit, ask whether anyone at home is at risk.",
+        "Safety of the children to be discussed at a future appointment.",
+        "Whether anyone at home, including the children, is at risk can be considered if she deteriorates.",
+        "Safety of the children not assessed today.",
+        "Children's safety was not discussed.",
+        "There is no need to ask whether anyone at home is at risk.",
+        "Make sure the child's safety net of family is in place.",
+        "Consider safeguarding if concerns arise.",
+        "Safeguarding to be discussed at next visit.",
+        "Consider safeguarding.",
+    ],
+)
+def test_a_safeguarding_screen_asserted_deferred_or_negated_is_missing(ca, said):
+    """Stop 54 review: the lay safeguarding patterns counted an assertion that the children are safe, someone's report,
+    a deferral or a negation as the screen, and a bare 'consider safeguarding' or one put off to a later visit met the
+    rule: a violent parent's plan saying only so went uncapped. Now the screen is an enquiry or an action said now
+    (critical_actions.json safeguarding 'patterns', 'pattern_unless', 'not_now_cues')."""
+    p = _profile(codes=("F20.0",), risks=frozenset({"violence"}), dependants=True)
+    plan = ("Start risperidone 2 mg once daily. CBT for psychosis. Risk management plan for the risk to others, "
+            "home treatment team this week. Review weekly. ")
+    assert "safeguarding" in {m.action for m in ca.check(p, plan + said).missing}
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Ask whether anyone at home, including the children, is at risk, and act on it.",  # held_out53 plan-5311
+        "Check whether the children are safe and refer to safeguarding if not.",
+        "Check the children's safety today with her husband.",
+        "Check who is looking after the children, and whether a safeguarding referral is needed.",
+        "Make a safeguarding referral if the children are unsafe.",
+        # held_out45 plan-1249, rated 5: 'consider' reaches the word it opens, not the enquiry after it
+        "Consider safeguarding and ask her, alone, about abuse, neglect or danger at home.",
+    ],
+)
+def test_a_safeguarding_screen_said_now_meets_the_rule(ca, said):
+    """Stop 54 review: the enquiry in lay words, and a referral conditional on what the check finds, still meet it."""
+    p = _profile(codes=("F20.0",), risks=frozenset({"violence"}), dependants=True)
+    plan = ("Start risperidone 2 mg once daily. CBT for psychosis. Risk management plan for the risk to others, "
+            "home treatment team this week. Review weekly. ")
+    assert "safeguarding" not in {m.action for m in ca.check(p, plan + said).missing}

@@ -559,6 +559,23 @@ def test_starting_a_drug_the_patient_already_takes_is_read():
     assert started_while_taken("Start quetiapine 50 mg at night.", taken) == ()
 
 
+@pytest.mark.parametrize(
+    "plan",
+    [
+        "She was started on lithium three years ago; continue lithium 300 mg twice daily, with a lithium level.",
+        "Lithium was started in 2019, continue lithium 300 mg twice daily.",
+        "He has been started on lithium by his GP; continue it and check the level.",
+    ],
+)
+def test_a_start_told_as_history_is_not_starting_a_drug_taken(plan):
+    """Stop 54 review: 'started on' read a plan's history ('She was started on lithium three years ago; continue
+    lithium ...', 5.0 -> 3.0 as 'starts lithium, which the patient already takes'). A passive start or a clause dated
+    in the past is history (cues.json start_taken_history)."""
+    from mentalhospital_env.rewards.mentaleval.features import started_while_taken
+
+    assert started_while_taken(plan, "Takes lithium 300 mg twice daily.") == ()
+
+
 def test_a_plan_starting_a_drug_already_taken_is_capped_at_three():
     from mentalhospital_env.rewards.mentaleval.features import read_plan
     from mentalhospital_env.rewards.mentaleval.guidelines import case_guideline

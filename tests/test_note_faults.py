@@ -1254,3 +1254,31 @@ def test_the_violence_told_as_the_act_or_in_a_terse_opening_is_recorded(note_id,
     case, chart, _ = _rated(note_id)
     kinds = [f.text for f in note_faults(case, chart) if f.kind == "main_risk_omitted"]
     assert ("violence or a weapon" in kinds) is faulted
+
+
+@pytest.mark.parametrize(
+    "told, faulted",
+    [
+        # stop 54 review: violence done by someone else, or feared, is not her violence recorded (3.0-3.5 -> 4.4-4.5)
+        ("Reports her brother pushed her into a wall last week", True),
+        ("Patient was pushed by her brother", True),
+        ("Her partner shoved the neighbour during an argument", True),
+        ("Worried she might be attacked by the neighbours", True),
+        # her own act, however told
+        ("Reports pushing someone last week", False),
+        ("Pushed someone last week", False),
+        ("She pushed someone last week", False),
+    ],
+)
+def test_violence_done_to_her_or_feared_does_not_record_her_violence(told, faulted):
+    """Stop 54 review: the act words of the violence kind (note_faults.json 'note_acts') counted wherever they stood,
+    so a note that tells only that she was pushed, or that her partner shoved someone, recorded her violence. The act
+    names the risk only as the patient's own (at its clause's start or after 'note_act_subjects', no 'by' after it)."""
+    import dataclasses
+
+    case, chart, _ = _rated("note-5307")
+    note = chart.note.replace("one reported act of pushing someone", told)
+    note = note.replace('"I lost it and pushed someone. ', '"I lost it. ')  # the history's account left out
+    assert told in note and "pushed someone." not in note.replace(told, "")
+    kinds = [f.text for f in note_faults(case, dataclasses.replace(chart, note=note)) if f.kind == "main_risk_omitted"]
+    assert ("violence or a weapon" in kinds) is faulted

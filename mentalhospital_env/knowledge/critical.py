@@ -77,6 +77,10 @@ class CriticalAction:
     #: the highest App. a plan that lacks this action where a rule requires it (``must``) may get, where that is not
     #: the judge's 2 (``missing_cap`` of critical_actions.json: a safeguarding screen, 3, stop 54)
     missing_cap: float | None = None
+    #: words that make this action's mention a deferral or an option, not the step done now, said earlier in its
+    #: sentence or after it in its clause ('Consider safeguarding.', 'Safeguarding to be discussed at next visit'):
+    #: such a mention does not meet a rule that requires the action (``not_now_cues`` of the action, stop 54)
+    not_now: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -593,6 +597,25 @@ class CriticalActions:
             found |= ids
         return frozenset(found | self._by_pattern(plan))
 
+    def _said_now(self, plan: str, action_id: str) -> bool:
+        """Whether ``plan`` says the action as a step taken now by its own ``not_now`` words: matched by a pattern, or
+        named without one of them earlier in its sentence or after it in its clause. True for an action without them."""
+        cues = tuple(c for c in (_stems(w) for w in self.actions[action_id].not_now) if c)
+        if not cues or action_id in self._by_pattern(plan):
+            return True
+        stemmed = _stems(plan)
+        limits = sorted(set(sentence_breaks(plan)) | set(comma_breaks(plan)) | {0})
+        for start, end, ids, refused in self.mentions(plan):
+            if refused or action_id not in ids:
+                continue
+            # within its clause, up to four words before ('consider safeguarding and ask her, alone, about abuse' asks
+            # about abuse now: held_out45 plan-1249, rated 5)
+            floor = max([b for b in limits if b <= start] + [start - 4, 0])
+            ceiling = min((b for b in limits if b >= end), default=len(stemmed))
+            if not (self._has(stemmed[floor:start], cues) or self._has(stemmed[end:ceiling], cues)):
+                return True
+        return False
+
     @_per_text
     def _by_pattern(self, plan: str) -> frozenset[str]:
         """The actions whose patterns (``patterns`` of critical_actions.json) the plan matches (remembered per text,
@@ -902,7 +925,10 @@ class CriticalActions:
         # a result on file (a rule on exam findings, or on raised liver tests) is acted on by a step taken now, not one
         # made conditional ("plan a medically assisted withdrawal if dependent" beside "check LFT at 3 months")
         on_results = {r.id for r in self.rules if r.exam_findings or (r.hepatic_impairment and r.must)}
-        missing = tuple(r for r in required if r.action not in (now if r.rule in on_results else proposed))
+        missing = tuple(
+            r for r in required
+            if r.action not in (now if r.rule in on_results else proposed) or not self._said_now(plan, r.action)
+        )
         rules = {r.id: r for r in self.rules}
         found: dict[str, Contraindication] = {}
         for c in candidates:
@@ -1046,7 +1072,8 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
                                         or not 1 <= missing_cap <= 5):
             raise KnowledgeError(where, action_id, "missing_cap", "must be a score from 1 to 5")
         actions[action_id] = CriticalAction(action_id, label, frozenset(names), phrases, tuple(patterns), say, blockers,
-                                            None if missing_cap is None else float(missing_cap))
+                                            None if missing_cap is None else float(missing_cap),
+                                            _strings(where, action_id, "not_now_cues", entry.get("not_now_cues")))
 
     def known_action(rule_id: str, field: str, action: Any) -> str:
         if action not in actions:

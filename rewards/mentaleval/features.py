@@ -1153,6 +1153,15 @@ _NO_MEDICATION = re.compile(r"^\W*(?:none|nil|no\b|not\s+(?:on|taking)|nothing)"
 _NOT_TAKEN = re.compile(r"\b(?:no|not|stopped|never|ceased|discontinued|off)\b", re.IGNORECASE)
 
 
+@lru_cache(maxsize=1)
+def _start_history() -> re.Pattern[str] | None:
+    """``cues.json`` ``start_taken_history``: a clause that tells a drug's start as history, not as the plan's step."""
+    from .cues import cue_file
+
+    raw = cue_file()
+    return re.compile(raw["start_taken_history"], re.IGNORECASE) if raw.get("start_taken_history") else None
+
+
 @lru_cache(maxsize=memo_size(4096))
 def started_while_taken(plan: str, medications: str) -> tuple[str, ...]:
     """The drugs ``plan`` starts (``cues.json`` ``start_taken_cues`` within four words before the drug, in its clause:
@@ -1172,8 +1181,11 @@ def started_while_taken(plan: str, medications: str) -> tuple[str, ...]:
     }
     if not taken:
         return ()
+    history = _start_history()
     out: list[str] = []
     for clause in re.split(r"(?<=[.;:!?\n])\s+|[;:]\s*|,\s*", plan):
+        if history is not None and history.search(clause):
+            continue  # a start told as history: 'She was started on lithium three years ago'
         tokens = tokenize(clause)
         for _, end, _ in cues.start_taken.find([stem(t) for t in tokens]):
             tail = " ".join(tokens[end : end + 4])

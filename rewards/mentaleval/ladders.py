@@ -545,7 +545,7 @@ def note_faults_ladder(case: Case, chart: Chart) -> Ladder | None:
     if risks and "risk_assessment" in keys:
         at = keys.index("risk_assessment")
         heading, _, body = blocks[at][1].partition(":")
-        words = [w for kind in risks for w in kind["note"]]
+        words = [w for kind in risks for w in kind["note"] + kind.get("note_acts", [])]
         kept = [x for x in _sentences(body) if not any(re.search(rf"\b{re.escape(w)}", x, re.IGNORECASE) for w in words)]
         blocks[at][1] = f"{heading}: {' '.join(kept) or 'not assessed.'}" + tail(blocks[at][1])
         charts.append(replace(chart, note=note()))

@@ -889,7 +889,7 @@ def risk_false_denials(view: NoteView) -> list[NoteFault]:
         phrase = next((p for p in kind.get("denial_phrases", ()) if p in risk_text.lower()), None)
         if not denied and not phrase:
             continue
-        if _names_affirmed(risk_text, kind["note"] + _data()["risk_named"]):
+        if _names_affirmed(risk_text, kind["note"] + _data()["risk_named"]) or _acts_named(risk_text, kind.get("note_acts", [])):
             continue  # the risk section names the risk too ("says he has not wanted to hurt anybody, but a risk to the neighbours")
         affirmed = any(_names_affirmed(line, kind["record"]) for line in view.risk_lines)
         for path, line in view.record_sections:
@@ -1102,6 +1102,26 @@ def _names(text: str, phrases: list[str]) -> bool:
     return False
 
 
+def _acts_named(text: str, acts: list[str]) -> bool:
+    """Whether ``text`` tells one of ``acts`` (a risk kind's ``note_acts``: 'pushed', 'lashed out') as the patient's own:
+    at the start of its clause or just after a word of ``note_act_subjects`` ('she pushed', 'reports pushing'), and
+    not followed by 'by' ('pushed by her brother')."""
+    subjects = {_root(w) for w in _data()["note_act_subjects"]}
+    for clause in _clauses(text):
+        roots = [_root(t) for t in tokenize(clause) if re.search(r"\w", t)]
+        for phrase in acts:
+            p = [_root(t) for t in tokenize(phrase)]
+            for i in range(len(roots) - len(p) + 1):
+                if roots[i : i + len(p)] == p and (i == 0 or roots[i - 1] in subjects) and roots[i + len(p) : i + len(p) + 1] != [_root("by")]:
+                    return True
+    return False
+
+
+def _names_risk(text: str, kind: dict[str, Any]) -> bool:
+    """Whether ``text`` names a risk kind in the note: one of its ``note`` words, or its ``note_acts`` as the patient's."""
+    return _names(text, kind["note"]) or _acts_named(text, kind.get("note_acts", []))
+
+
 def _clauses(line: str) -> list[str]:
     breaks = "|".join(rf"\b{re.escape(w)}\b" for w in _data()["clause_breaks"])
     return [c for c in re.split(rf"[.;:]|{breaks}", line, flags=re.IGNORECASE) if c.strip()]
@@ -1164,7 +1184,7 @@ def main_risk_omitted(view: NoteView) -> list[NoteFault]:
     return [
         NoteFault("main_risk_omitted" if kind["name"] in assessed else "risk_history_omitted", "risk_assessment", kind["name"])
         for kind in main_risks(view.risk_lines + view.history_risk_lines)
-        if not _names(risk_text, kind["note"])
+        if not _names_risk(risk_text, kind)
     ]
 
 
@@ -1209,7 +1229,7 @@ def told_risk_omitted(view: NoteView) -> list[NoteFault]:
         risk_text = " ".join(text for key, text in view.sections.items() if key != "plan")
     elif risk_text is None or not _structured(view):
         return []
-    faulted = {kind["name"] for kind in main_risks(view.risk_lines + view.history_risk_lines) if not _names(risk_text, kind["note"])}
+    faulted = {kind["name"] for kind in main_risks(view.risk_lines + view.history_risk_lines) if not _names_risk(risk_text, kind)}
     out = []
     for told in _data().get("told_risks", {}).get("kinds", []):
         # an abuse the patient disclosed is recorded wherever the note tells it (the personal history); a risk to self
