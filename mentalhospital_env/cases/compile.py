@@ -4933,6 +4933,7 @@ def _compiler_digest() -> str:
         _fact_model_text(patient),  # and its weights
         resources.files(__package__).joinpath("derive.py").read_text("utf-8"),  # split_sentences
         resources.files("mentalhospital_env.knowledge").joinpath("data/drugs.json").read_text("utf-8"),  # _medicine_words
+        resources.files("mentalhospital_env.knowledge").joinpath("data/exams.json").read_text("utf-8"),  # _scale_ranges
         resources.files(__package__).joinpath("attribution.json").read_text("utf-8"),  # _whose_pass
         resources.files(__package__).joinpath("chronology.py").read_text("utf-8"),  # encounter_pass
         resources.files(__package__).joinpath("chronology.json").read_text("utf-8"),
