@@ -860,9 +860,26 @@ def _scale_score_pattern() -> tuple[re.Pattern | None, dict[str, str]]:
     alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
     joined = "|".join(re.escape(j) for j in sorted(joiners, key=len, reverse=True))
     pattern = re.compile(
-        r"(?<![\w-])(" + alternatives + r")(?:-\d+)?(?![\w-])\s*(?:(?:" + joined + r")\s*)?(\d+(?:\.\d+)?)(?![\d.]*/\d+/)(?![\w.]*\d)"
+        r"(?<![\w-])(" + alternatives + r")(?:-\d+)?(?![\w-])\s*(?:\d+-items?\s*)?(?:(?:" + joined + r")\s*)?"
+        r"(\d+(?:\.\d+)?)(?![\d.]*/\d+/)(?![\w.]*\d)"
     )
     return pattern, names
+
+
+@lru_cache(maxsize=1)
+def _scale_name_pattern() -> re.Pattern | None:
+    """A rating scale's name alone (as in :func:`_scale_score_pattern`): where one scale's scores end."""
+    _, names = _scale_score_pattern()
+    if not names:
+        return None
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    return re.compile(r"(?<![\w-])(?:" + alternatives + r")(?![\w])")
+
+
+# a further score of the same scale after its first ('PHQ-9 of 14 at baseline, now 9'): a number not written onto a
+# '/' (the scale's range, a date's parts), a clock time, a decimal's parts, a date or an 'N-item' form
+_FURTHER_SCORE = re.compile(r"(?<![\w/.:])(\d+(?:\.\d+)?)(?![\w:]|-items?\b|[\d.]*/\d+/|\.\d)")
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n")
 
 
 def _scale_scores(text: str) -> dict[str, set[float]]:
@@ -871,8 +888,16 @@ def _scale_scores(text: str) -> dict[str, set[float]]:
     out: dict[str, set[float]] = {}
     if pattern is None:
         return out
+    names_only = _scale_name_pattern()
     for m in pattern.finditer(text):
-        out.setdefault(names[m.group(1)], set()).add(float(m.group(2)))
+        scores = out.setdefault(names[m.group(1)], set())
+        scores.add(float(m.group(2)))
+        # every score of the scale up to the next scale's name or the sentence's end (reviewer, stop 54: 'PHQ-9 of 14
+        # at baseline, now 9' was read 14 alone, and refused against 'PHQ-9 9')
+        rest = text[m.end():]
+        stops = [x.start() for x in (names_only.search(rest), _SENTENCE_END.search(rest)) if x is not None]
+        for n in _FURTHER_SCORE.finditer(rest[: min(stops, default=len(rest))]):
+            scores.add(float(n.group(1)))
     return out
 
 

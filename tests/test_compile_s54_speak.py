@@ -94,3 +94,32 @@ def test_weeks_of_pregnancy_after_a_preposition_are_weeks() -> None:
     # uw-022: 'Miscarriage at 8/40' was 'I had a miscarriage at 8 or 40'; with the slash kept (618e7294) it went unsaid
     said = voiced("history_of_present_illness", "Miscarriage at 9/40 in 2024, managed at home.", "female")
     assert said and "9 weeks" in said and " or " not in said, said
+
+
+@pytest.mark.parametrize(("line", "want"), [
+    ("Sleeping 5/24 hours since the move.", "5 hours"),
+    ("Mood low on 4/7 days since the move.", "4 days"),
+    ("Out drinking 3/7 nights a week since the move.", "3 nights"),
+])
+def test_a_fraction_of_a_day_or_week_is_no_date(line: str, want: str) -> None:
+    # reviewer, stop 54: 'Sleeping 4/24 hours' was said 'I've been sleeping 24 April hours', '4/7 days' '4 July days'
+    said = voiced("history_of_present_illness", line, "female")
+    assert said and want in said, said
+    assert not any(month in said for month in ("April", "July", "March")), said
+    # and through the whole record's expansions ('3/7' was '3 days' there, so '3 days nights')
+    said = _said(compile_facts(EHR(chief_complaint="Poor sleep.", history_of_present_illness=line), "female"))
+    assert want in said and "days days" not in said and "days nights" not in said, said
+    assert not any(month in said for month in ("April", "July", "March")), said
+
+
+@pytest.mark.parametrize(("line", "scale_range"), [
+    ("Low mood since the move, PHQ-9 10/27 at the surgery.", "27"),
+    ("Forgetting names since the fall, MoCA 11/30 at the memory clinic.", "30"),
+])
+def test_a_scale_score_out_of_its_range_is_no_date(line: str, scale_range: str) -> None:
+    # reviewer, stop 54: a score 'N/27' or 'N/30' after a scale's name was read as a month-first date ('27 October')
+    # by the last step of the speech (the score's clause is not told today, so the words are read at that step)
+    from mentalhospital_env.cases.compile import _data, _spoken_dates
+
+    said = _spoken_dates(line, _data())
+    assert "/" + scale_range in said and "October" not in said and "November" not in said, said

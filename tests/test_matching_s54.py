@@ -20,6 +20,7 @@ from mentalhospital_env.rewards.adjudication import statement_conflict
         ("YBOCS 28/40.", "Y-BOCS 18/40, moderate."),
         ("PHQ-9 score of 19.", "PHQ-9 9."),
         ("AQ-10 score 8.", "AQ 3/10, below the cut-off."),
+        ("PHQ-9 of 14 at baseline, now 9.", "PHQ-9 12. GAD-7 9."),  # a score of another scale is not this one's
     ],
 )
 def test_a_scale_scored_otherwise_is_not_entailed(matcher, checkpoint, output):
@@ -33,6 +34,9 @@ def test_a_scale_scored_otherwise_is_not_entailed(matcher, checkpoint, output):
         ("CIWA-Ar 24 on arrival.", "CIWA score was 24."),
         ("Y-BOCS 28/40.", "YBOCS 28."),
         ("PHQ-9 on 3/10/2026 was high.", "PHQ-9 high on 5/10/2026."),  # a date is no score
+        # reviewer, stop 54: only the first number was read ('14'; '17', the form's item count)
+        ("PHQ-9 9.", "PHQ-9 of 14 at baseline, now 9."),
+        ("HAM-D 17-item score 22 on admission.", "HAM-D 22."),
     ],
 )
 def test_the_same_score_or_none_is_no_score_clash(checkpoint, output):

@@ -138,7 +138,8 @@ def _order_dates(sentence: str, order: str) -> str:
             # "in 4/52" is four weeks, never "in April 2052" (month_year_not_years)
             return f"{_MONTHS[a - 1]} 20{m.group(2)}"
         if not m.group(3) and (m.group(0) in rules.get("not_dates", ()) or re.search(r"\bx\s?$", before) or re.match(
-                rules.get("unit_after", r"(?!)"), sentence[m.end():])):
+                rules.get("unit_after", r"(?!)"), sentence[m.end():]) or re.match(
+                data.get("date_span_after", r"(?!)"), sentence[m.end():])):
             return m.group(0)  # "x 4/12" (a span), "8/2 mg" (a dose), "24/7"
         d, mo = (b, a) if order == "month" else (a, b)
         if not (1 <= mo <= 12 and 1 <= d <= 31):
@@ -3082,6 +3083,8 @@ def _spoken_dates(text: str, data: dict[str, Any]) -> str:
         if m.group(0) in rules.get("not_dates", ()) or re.match(rules["unit_after"], text[m.end():]) or re.search(
                 rules["x_before"], text[: m.start()]):
             return m.group(0)
+        if not m.group(3) and rules.get("scale_scores") and a <= b and b in _scale_ranges_named(text):
+            return m.group(0)  # 'PHQ-9 10/27', 'MoCA 11/30': a score over the scale's range
         if m.group(3):
             return f"{a} {_MONTHS[b - 1]} {m.group(3)}" if 1 <= b <= 12 and 1 <= a <= 31 else m.group(0)
         if 12 < a <= 31 and 1 <= b <= 12:
@@ -3091,6 +3094,26 @@ def _spoken_dates(text: str, data: dict[str, Any]) -> str:
         return m.group(0)
 
     return re.sub(rules["pattern"], one, text)
+
+
+@lru_cache(maxsize=1)
+def _scale_ranges() -> tuple[tuple[re.Pattern[str], int], ...]:
+    """Each rating scale of ``knowledge/data/exams.json`` (its name and aliases as one pattern) and its top score."""
+    from importlib import resources
+
+    exams = json.loads(resources.files("mentalhospital_env.knowledge").joinpath("data/exams.json").read_text("utf-8"))
+    out = []
+    for exam in exams["exams"]:
+        if exam.get("kind") == "scale" and exam.get("score_range"):
+            names = sorted({exam["name"], *exam.get("aliases", ())}, key=len, reverse=True)
+            out.append((re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, names)) + r")(?![\w])", re.IGNORECASE),
+                        int(exam["score_range"][-1])))
+    return tuple(out)
+
+
+def _scale_ranges_named(text: str) -> list[int]:
+    """The top scores of the rating scales that ``text`` names ('PHQ-9 10/27' names the PHQ-9: 27)."""
+    return [top for pattern, top in _scale_ranges() if pattern.search(text)]
 
 
 _REDUCED_ASIDE = re.compile(r"\b(?:when|if|once|unless|whenever)\s+(?:\w+ly\s+)?\w+ed\b", re.IGNORECASE)
@@ -4910,6 +4933,7 @@ def _compiler_digest() -> str:
         _fact_model_text(patient),  # and its weights
         resources.files(__package__).joinpath("derive.py").read_text("utf-8"),  # split_sentences
         resources.files("mentalhospital_env.knowledge").joinpath("data/drugs.json").read_text("utf-8"),  # _medicine_words
+        resources.files("mentalhospital_env.knowledge").joinpath("data/exams.json").read_text("utf-8"),  # _scale_ranges
         resources.files(__package__).joinpath("attribution.json").read_text("utf-8"),  # _whose_pass
         resources.files(__package__).joinpath("chronology.py").read_text("utf-8"),  # encounter_pass
         resources.files(__package__).joinpath("chronology.json").read_text("utf-8"),
