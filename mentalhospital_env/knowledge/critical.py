@@ -421,6 +421,11 @@ class CriticalActions:
         self._pregnancy = tuple(_stems(c) for c in pregnancy_cues if _stems(c))
         self._not_now = tuple(sorted({_stems(c) for c in not_now_cues if _stems(c)}, key=len, reverse=True))
         self._not_now_after = tuple(sorted({_stems(c) for c in not_now_after_cues if _stems(c)}, key=len, reverse=True))
+        # an action's own not-now words (safeguarding's, stop 54), stemmed once: the phrase index is kept per tuple, so a
+        # tuple built per call grew it over a run (tests/test_hardening_memory.py)
+        self._action_not_now = {a.id: tuple(c for c in (_stems(w) for w in a.not_now) if c) for a in self.actions.values() if a.not_now}
+        for cues in self._action_not_now.values():  # indexed with the rest, not at the first plan that needs it
+            _cue_index(cues)
         self._exception = tuple(sorted({_stems(c) for c in refusal_exception_cues if _stems(c)}, key=len, reverse=True))
         self._risk_denied_after = tuple(sorted({_stems(c) for c in risk_denied_after if _stems(c)}, key=len, reverse=True))
         self._warning = tuple(sorted({_stems(c) for c in warning_cues if _stems(c)}, key=len, reverse=True))
@@ -600,7 +605,7 @@ class CriticalActions:
     def _said_now(self, plan: str, action_id: str) -> bool:
         """Whether ``plan`` says the action as a step taken now by its own ``not_now`` words: matched by a pattern, or
         named without one of them earlier in its sentence or after it in its clause. True for an action without them."""
-        cues = tuple(c for c in (_stems(w) for w in self.actions[action_id].not_now) if c)
+        cues = self._action_not_now.get(action_id, ())
         if not cues or action_id in self._by_pattern(plan):
             return True
         stemmed = _stems(plan)
