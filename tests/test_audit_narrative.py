@@ -40,8 +40,17 @@ def _exam(raw: dict, name: str) -> dict:
 
 def test_uw010_is_read_without_the_false_findings(uw010) -> None:
     rules = _rules(uw010)
-    for rule in ("labs.range", "labs.flag", "plan.critical", "plan.smoking", "timeline.age"):
+    for rule in ("labs.range", "labs.flag", "plan.smoking", "timeline.age"):
         assert rule not in rules, (rule, rules.get(rule))
+
+
+@pytest.mark.xfail(strict=True, reason="stop 54: dependants_violence, a must since stop 54, reads uw-010's grandchildren, who "
+                   "live in the next county and visit at weekends, as dependants at home beside a violence section that "
+                   "says 'No aggression while awake': a false 'misses safeguarding'; the rule's dependants reading must be "
+                   "narrowed to people living with the patient")
+def test_uw010_plan_is_read_without_a_false_critical_finding(uw010) -> None:
+    rules = _rules(uw010)
+    assert "plan.critical" not in rules, rules.get("plan.critical")
 
 
 def test_us_units_are_read_with_their_unit(uw010) -> None:
