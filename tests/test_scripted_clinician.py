@@ -183,7 +183,9 @@ def test_a_plan_carries_no_template_line_the_encounter_gives_no_ground_for(test_
     plan = play(test_v2_env, ScriptedClinician(), "test-v2-0173").treatment
     assert "olanzapine" in plan and "lithium" not in plan.lower()
     plan = play(test_v2_env, ScriptedClinician(), "test-v2-0018").treatment
-    assert "caring for the children" not in plan and "depends on him at home" in plan
+    # stop 54: asked about dependants he now says 'No, nobody depends on me, and I live with my partner.' (his record
+    # names his partner only), so the plan has no dependants line at all; the stop-33 fault stays guarded
+    assert "caring for the children" not in plan and "depends on him at home" not in plan
     case = load_suite("test-v2")["test-v2-0093"]
     chart = play(test_v2_env, ScriptedClinician(), "test-v2-0093")
     plan = chart.treatment
