@@ -527,6 +527,12 @@ def _says_home(fact: IndexedFact) -> bool:
     return bool(load_recall_rules().lives_said.search(fact.fact.patient_says or ""))
 
 
+def _dependant_misreads(rules: RecallRules) -> list[re.Pattern[str]]:
+    """The patterns whose words name no dependant when read for who depends on them: the lexicon's misreads of the
+    household concepts and ``not_dependant`` ("correcting other children", "I was an only child")."""
+    return [rules.misread[c] for c in rules.household_concepts if c in rules.misread] + [rules.not_dependant]
+
+
 def _household_adults_only(fact: IndexedFact, rules: RecallRules) -> bool | None:
     """Whether a household sentence supports that no one depends on them (``household_answers``
     ``_nobody_supported``): True where it says they live alone or every person named after "lives with" is an adult
@@ -1455,7 +1461,7 @@ class MemorySkill:
         illness names children it is no parent of: "won't hold Sam's baby nephew")."""
         rules = load_recall_rules()
         words = rules.household_words
-        misread = [rules.misread[c] for c in rules.household_concepts if c in rules.misread] + [rules.not_dependant]
+        misread = _dependant_misreads(rules)
         own = tuple(
             f for f in self.index.facts
             if f.section.startswith(("personal_history", "social_history")) and f.tellable and f.present
@@ -1480,7 +1486,7 @@ class MemorySkill:
         rules = load_recall_rules()
         if not rules.nobody_subject:
             return False
-        misread = [rules.misread[c] for c in rules.household_concepts if c in rules.misread] + [rules.not_dependant]
+        misread = _dependant_misreads(rules)
         if any(f.affirms & rules.household_concepts and not rules.not_dependant.search(f.fact.text)
                for f in self.index.facts):
             return False  # "protective factors are her sons"; not "I was an only child"
