@@ -573,6 +573,29 @@ PREREGISTERED54 = {
               "tests/test_note_faults.py", "tests/test_agreement.py"),
 }
 
+#: Pre-registered at stop 55 (s55-sets), written and committed before the slice held_out55 was played, rated or wired
+#: (its ten test-v2 cases are drawn by random.Random(5555) over the test-v2 ids no pair set and no earlier slice reads;
+#: its base figure is taken after this claim, on s55-sets, and recorded in stop 55's closing note), and before any judge
+#: change is run on it; the judge fixer (s55-judge) works from main (26303f8a) on App (treatment plans) and never reads
+#: held_out55. Decided once at stop 55's integration with the command below on the base (s55-sets) and on the merged
+#: build, by the same rule as stops 49 to 54: App and Qual each count as a GAIN on held_out55 if and only if its QWK
+#: rises by at least 0.03, the other dimension loses at most 0.02, and the scripted slice loses at most 0.05 on either;
+#: a change that misses is kept only where no held_out55 figure moves the wrong way, and is reported as a missed gain;
+#: otherwise the judge merge is reverted.
+PREREGISTERED55 = {
+    "slice": "held_out55",
+    "command": ".venv/bin/python benchmarks/judge_agreement.py --resamples 200",
+    "base_commit": "26303f8a",
+    "base_figures": None,  # taken after this claim was committed: see stop 55's closing note
+    "targets": ("App.", "Qual."),
+    "claim": {"min_qwk_gain": 0.03, "max_other_qwk_loss": 0.02, "max_scripted_app_qwk_loss": 0.05,
+              "max_scripted_qual_qwk_loss": 0.05},
+    "reported_not_deciding": ("MAE", "mean (judge - rating) over held_out55's scripted-clinician notes and plans, base "
+                              "and merged"),
+    "tests": ("tests/test_mentaleval.py", "tests/test_critical_actions.py", "tests/test_note_precision.py",
+              "tests/test_note_faults.py", "tests/test_agreement.py"),
+}
+
 def _in_split(row: dict[str, Any], split: str) -> bool:
     """``all``: every item; ``earlier``: the first set (``tune`` and ``held_out``, no later slice); else the row's own ``split``."""
     if split == "all":
