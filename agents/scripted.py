@@ -1889,8 +1889,9 @@ class ScriptedClinician(Doctor):
         by_code = self.age_script.get("medication_by_code", {})
         instead = next((text for prefix, text in by_code.items() if principal.code.startswith(prefix)), None)
         awaiting = None
-        if instead is None:  # at any age: no drug before the test that confirms the diagnosis (adult narcolepsy)
-            instead = awaiting = self._medication_awaits_test(principal)
+        if instead is None:  # at any age: no drug before the test that confirms the diagnosis (adult narcolepsy), nor
+            # before the psychological treatment that comes first (CBT for insomnia)
+            instead = awaiting = self._medication_awaits_test(principal) or self._therapy_first(principal)
         first = conf["drinking_first"]
         he = {"female": "she", "male": "he"}.get(self.walk_in.sex or "", "they")
         drinking_first = instead is None and principal.code.startswith(tuple(first["prefixes"])) and self.heavy_drinking(dependent=True)
@@ -2489,15 +2490,25 @@ class ScriptedClinician(Doctor):
         for prefix, rule in self.script["plan"]["medication_by_code"].items():
             if prefix.startswith("_") or not principal.code.startswith(prefix):
                 continue
-            if rule.get("tried") and self._told_tried(rule):
-                return None  # "I did a six-week CBT for insomnia course last year and it didn't help": the usual choice
-            if rule.get("sedative") and self._drinks_nightly():
-                return None  # no hypnotic, even later, beside nightly drinking: plan.sedatives_beside_drinking says so
             confirmed = any(
                 name.lower() in rule["confirmed_by"] and re.search(rule["confirmed_pattern"], result, re.IGNORECASE)
                 for name, result in self.findings.exam_results
             )
             return None if confirmed else rule["sentence"]
+        return None
+
+    def _therapy_first(self, principal: Hypothesis) -> str | None:
+        """The sentence in place of a drug for a principal disorder whose first-line treatment is psychological
+        (``plan.therapy_first_by_code``: CBT for insomnia before any hypnotic), None when none applies, the therapy
+        was already tried, or a rule naming a hypnotic for later meets nightly drinking."""
+        for prefix, rule in self.script["plan"]["therapy_first_by_code"].items():
+            if prefix.startswith("_") or not principal.code.startswith(prefix):
+                continue
+            if rule.get("tried") and self._told_tried(rule):
+                return None  # "I did a six-week CBT for insomnia course last year and it didn't help": the usual choice
+            if rule.get("sedative") and self._drinks_nightly():
+                return None  # no hypnotic, even later, beside nightly drinking: plan.sedatives_beside_drinking says so
+            return rule["sentence"]
         return None
 
     def _told_tried(self, rule: dict) -> bool:
