@@ -34,3 +34,30 @@ def test_insomnia_still_gets_cbt_i_first_through_its_own_rule():
     assert plan.startswith("Medication: no hypnotic started now: CBT for insomnia comes first."), plan
     # the sentence starts no drug: no reconciliation 'before the new medicine starts'
     assert "Before the new medicine starts" not in plan, plan
+
+
+def _played(case_id: str):
+    import gymnasium
+
+    import mentalhospital_env  # noqa: F401  (registers the environments)
+    from mentalhospital_env.agents.scripted import ScriptedClinician
+    from tests.test_scripted_clinician import play
+
+    env = gymnasium.make("MentalHospital-v0", suite="test-v2", turn_budget=40)
+    try:
+        return play(env, ScriptedClinician(), case_id)
+    finally:
+        env.close()
+
+
+def test_a_personality_disorder_left_on_the_differential_gets_its_assessment_not_silence():
+    # test-v2-0100 (held_out53's consultant): borderline personality disorder third on the differential of a moderate
+    # depression, and the plan said nothing of it ('no DBT or mentalisation-based therapy, no crisis plan'). Stop 50's
+    # rule stands (no specialist therapy started from the differential): a structured assessment, a crisis plan
+    # meanwhile, the therapy only if it is confirmed
+    chart = _played("test-v2-0100")
+    assert "F60.3" in chart.disorders[1:], chart.disorders
+    plan = chart.treatment
+    assert re.search(r"structured assessment of personality[^.]*crisis plan[^.]*if it is confirmed[^.]*dialectical behaviour therapy", plan), plan
+    assert not re.search(r"refer for [^.]*dialectical", plan), plan
+
