@@ -891,7 +891,10 @@ class ScriptedClinician(Doctor):
             out -= set(intrusions["findings"])  # "pictures in my head of making Isla ill": an obsession's image (uw-012)
             heard -= set(intrusions["findings"])
         event = conf["needs_event"]
-        if not set(event["unless_heard"]) & heard:
+        told = event.get("event_domain") and self._event_told(
+            next(d for d in self.script["complaint_domains"]["domains"] if d["name"] == event["event_domain"]), []
+        )
+        if not set(event["unless_heard"]) & heard and not told:  # no event told in any words (stop 55, test-v2-0457)
             out -= set(event["findings"])
         if "drug_use" in f.denied:
             asked_about_use = set(conf["use_questions"])
