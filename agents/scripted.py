@@ -1963,7 +1963,7 @@ class ScriptedClinician(Doctor):
             if extra:
                 parts.append(conf["comorbid_therapy"].format(name=h.name[0].lower() + h.name[1:], therapy=extra))
         # a personality disorder left on the differential is not treated, but not passed over either: its structured
-        # assessment, a crisis plan meanwhile, and its therapy only if confirmed (stop 55, test-v2-0100)
+        # assessment, a crisis plan meanwhile, and a specialist therapy only if confirmed (stop 55, test-v2-0100)
         # (a core finding of its own heard, not only the principal's: an avoidant one beside a social phobia is no call)
         assess = rules["assess_on_differential"]
         principal_findings = {c for c, _ in principal.symptoms}
@@ -1973,13 +1973,10 @@ class ScriptedClinician(Doctor):
             if h.code.startswith(tuple(assess["prefixes"])) and h.code not in named and h.category != principal.category
             and len(({c for c, w in h.symptoms if w >= assess["core_weight"]} - principal_findings) & told) >= assess["min_own_findings"]
         ), None)
-        if possible is not None:
-            specialist = [t for t in possible.psychotherapy if fits(t)][:2]
+        if possible is not None:  # the therapy itself is not named: it follows a diagnosis (stop 50, test-v2-0061)
             crisis = assess["crisis"] if set(assess["crisis_risks"]) & profile.risks else ""
-            sentence = assess["sentence"].format(
-                name=possible.name[0].lower() + possible.name[1:], therapy=" or ".join(specialist), crisis=crisis
-            )
-            if specialist and fits(sentence):
+            sentence = assess["sentence"].format(name=possible.name[0].lower() + possible.name[1:], crisis=crisis)
+            if fits(sentence):
                 parts.append(sentence)
         # an item that speaks of a drug ("continue antidepressant for two years") only beside that drug
         # a sentence in place of the drug starts none, whatever drug it names for later (a hypnotic after CBT-I)

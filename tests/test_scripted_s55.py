@@ -53,13 +53,14 @@ def _played(case_id: str):
 def test_a_personality_disorder_left_on_the_differential_gets_its_assessment_not_silence():
     # test-v2-0100 (held_out53's consultant): borderline personality disorder third on the differential of a moderate
     # depression, and the plan said nothing of it ('no DBT or mentalisation-based therapy, no crisis plan'). Stop 50's
-    # rule stands (no specialist therapy started from the differential): a structured assessment, a crisis plan
-    # meanwhile, the therapy only if it is confirmed
+    # rule stands (no specialist therapy started or named from the differential): a structured assessment, a crisis
+    # plan meanwhile, a specialist therapy only if it is confirmed
     chart = _played("test-v2-0100")
     assert "F60.3" in chart.disorders[1:], chart.disorders
     plan = chart.treatment
-    assert re.search(r"structured assessment of personality[^.]*crisis plan[^.]*if it is confirmed[^.]*dialectical behaviour therapy", plan), plan
-    assert not re.search(r"refer for [^.]*dialectical", plan), plan
+    assert re.search(r"structured assessment of personality[^.]*crisis plan[^.]*if it is confirmed[^.]*structured psychological therapy", plan), plan
+    # stop 50's rule (test_clinician_s50_clin): no DBT named for a personality disorder only on the differential
+    assert "dialectical" not in plan, plan
 
 
 COMBAT_NIGHTMARES = [
