@@ -891,7 +891,10 @@ class ScriptedClinician(Doctor):
             out -= set(intrusions["findings"])  # "pictures in my head of making Isla ill": an obsession's image (uw-012)
             heard -= set(intrusions["findings"])
         event = conf["needs_event"]
-        if not set(event["unless_heard"]) & heard:
+        told = event.get("event_domain") and self._event_told(
+            next(d for d in self.script["complaint_domains"]["domains"] if d["name"] == event["event_domain"]), []
+        )
+        if not set(event["unless_heard"]) & heard and not told:  # no event told in any words (stop 55, test-v2-0457)
             out -= set(event["findings"])
         if "drug_use" in f.denied:
             asked_about_use = set(conf["use_questions"])
@@ -1889,8 +1892,9 @@ class ScriptedClinician(Doctor):
         by_code = self.age_script.get("medication_by_code", {})
         instead = next((text for prefix, text in by_code.items() if principal.code.startswith(prefix)), None)
         awaiting = None
-        if instead is None:  # at any age: no drug before the test that confirms the diagnosis (adult narcolepsy)
-            instead = awaiting = self._medication_awaits_test(principal)
+        if instead is None:  # at any age: no drug before the test that confirms the diagnosis (adult narcolepsy), nor
+            # before the psychological treatment that comes first (CBT for insomnia)
+            instead = awaiting = self._medication_awaits_test(principal) or self._therapy_first(principal)
         first = conf["drinking_first"]
         he = {"female": "she", "male": "he"}.get(self.walk_in.sex or "", "they")
         drinking_first = instead is None and principal.code.startswith(tuple(first["prefixes"])) and self.heavy_drinking(dependent=True)
@@ -1958,6 +1962,22 @@ class ScriptedClinician(Doctor):
             extra = next((t for t in h.psychotherapy if fits(t) and t.lower() not in " ".join(parts).lower()), None)
             if extra:
                 parts.append(conf["comorbid_therapy"].format(name=h.name[0].lower() + h.name[1:], therapy=extra))
+        # a personality disorder left on the differential is not treated, but not passed over either: its structured
+        # assessment, a crisis plan meanwhile, and a specialist therapy only if confirmed (stop 55, test-v2-0100)
+        # (a core finding of its own heard, not only the principal's: an avoidant one beside a social phobia is no call)
+        assess = rules["assess_on_differential"]
+        principal_findings = {c for c, _ in principal.symptoms}
+        told = set(self.findings.present) - self.findings.contradicted - self.findings.denied
+        possible = next((
+            h for h, _ in self._without_residual(lead)[1:]
+            if h.code.startswith(tuple(assess["prefixes"])) and h.code not in named and h.category != principal.category
+            and len(({c for c, w in h.symptoms if w >= assess["core_weight"]} - principal_findings) & told) >= assess["min_own_findings"]
+        ), None)
+        if possible is not None:  # the therapy itself is not named: it follows a diagnosis (stop 50, test-v2-0061)
+            crisis = assess["crisis"] if set(assess["crisis_risks"]) & profile.risks else ""
+            sentence = assess["sentence"].format(name=possible.name[0].lower() + possible.name[1:], crisis=crisis)
+            if fits(sentence):
+                parts.append(sentence)
         # an item that speaks of a drug ("continue antidepressant for two years") only beside that drug
         # a sentence in place of the drug starts none, whatever drug it names for later (a hypnotic after CBT-I)
         prescribed = set() if awaiting and medication == awaiting else actions.proposed(medication)
@@ -2489,15 +2509,25 @@ class ScriptedClinician(Doctor):
         for prefix, rule in self.script["plan"]["medication_by_code"].items():
             if prefix.startswith("_") or not principal.code.startswith(prefix):
                 continue
-            if rule.get("tried") and self._told_tried(rule):
-                return None  # "I did a six-week CBT for insomnia course last year and it didn't help": the usual choice
-            if rule.get("sedative") and self._drinks_nightly():
-                return None  # no hypnotic, even later, beside nightly drinking: plan.sedatives_beside_drinking says so
             confirmed = any(
                 name.lower() in rule["confirmed_by"] and re.search(rule["confirmed_pattern"], result, re.IGNORECASE)
                 for name, result in self.findings.exam_results
             )
             return None if confirmed else rule["sentence"]
+        return None
+
+    def _therapy_first(self, principal: Hypothesis) -> str | None:
+        """The sentence in place of a drug for a principal disorder whose first-line treatment is psychological
+        (``plan.therapy_first_by_code``: CBT for insomnia before any hypnotic), None when none applies, the therapy
+        was already tried, or a rule naming a hypnotic for later meets nightly drinking."""
+        for prefix, rule in self.script["plan"]["therapy_first_by_code"].items():
+            if prefix.startswith("_") or not principal.code.startswith(prefix):
+                continue
+            if rule.get("tried") and self._told_tried(rule):
+                return None  # "I did a six-week CBT for insomnia course last year and it didn't help": the usual choice
+            if rule.get("sedative") and self._drinks_nightly():
+                return None  # no hypnotic, even later, beside nightly drinking: plan.sedatives_beside_drinking says so
+            return rule["sentence"]
         return None
 
     def _told_tried(self, rule: dict) -> bool:
