@@ -1555,10 +1555,11 @@ def _whose(fact: Fact, names: tuple[str, ...], people: frozenset[str], data: dic
                 return "another person's subject"
         # the writer's action in an encounter or a plan; a history's "pramipexole started 3/2025, increased 11/2025" is
         # the patient's own drug history
-        if (fact.section not in rules["own_history_sections"] and not subjects and root.tag_ in ("VBD", "VBN")
-                and root.lemma_.lower() in rules["staff_verbs"]
+        if (not subjects and root.tag_ in ("VBD", "VBN")
+                and (_verb_lemma(root) in rules["record_verbs"] or (
+                    fact.section not in rules["own_history_sections"] and root.lemma_.lower() in rules["staff_verbs"]))
                 and root.i == sent.start + sum(1 for t in sent if t.i < root.i and (t.is_punct or t.pos_ in ("ADV", "CCONJ")))):
-            return "a clinician's action"
+            return "a clinician's action"  # the practice's record-keeping ("coded 10 u/wk ... copied forward") anywhere
     return None
 
 
@@ -3346,6 +3347,10 @@ def _topic_label(text: str, sex: str, names: tuple[str, ...], data: dict[str, An
     on the patient's own words or account ("In his own words:", "His account:"), whose value is the patient's."""
     m = _TOPIC_LABEL.match(text.strip())
     if not m:
+        low = re.match(r"^([a-z][a-z' /&-]{1,40}?)(?:\s*\([^()]*\))?:\s+(?=\S)", text.strip())
+        if low and len(low.group(1).split()) <= 4 and any(
+                re.search(rf"\b{re.escape(kind)}\b", low.group(1)) for kind in data["clinician_label_kinds"]):
+            return low.group(1), ""  # "...; protective: Alfie, Gemma" (uw-028): a writer's label after a semicolon
         return None
     head, body = m.group(1).strip(), m.group(3).strip()
     words = re.findall(r"[A-Za-z]+(?:'s)?", head)
