@@ -74,3 +74,13 @@ def test_a_protective_factors_label_inside_a_sentence_is_not_said() -> None:
     assert "protective" not in said.lower() and "safety" not in said.lower(), said
     assert "low since january" in said.lower(), said  # the patient's own lines of the entry stay told
 
+
+
+def test_a_record_kept_by_others_that_the_patient_was_told_stays_told() -> None:  # a guard: passes before and after
+    # uw-010's allergy 'documented by the surgical team as "do not give"' is said 'I've been told never to have
+    # haloperidol again.': a passive with its agent is another's act he knows of, never the writer's bookkeeping
+    ehr = EHR(chief_complaint="Confusion.", history_of_present_illness="Muddled since the operation.",
+              allergies='Haloperidol: severe reaction in June 2024 with rigidity and fever; documented by the surgical '
+                        'team as "do not give".')
+    said = _said(compile_facts(ehr, "male")).lower()
+    assert "never to have haloperidol" in said, said
