@@ -65,16 +65,12 @@ def test_the_practices_record_keeping_is_not_the_patients_act(text: str) -> None
     assert "i coded" not in said and "copied forward" not in said, said
 
 
-def test_a_protective_factors_label_inside_a_sentence_is_not_said() -> None:
-    # uw-028: 'Passive death wish some nights, no plan, no intent, never self-harmed; protective: Alfie, Gemma.' was
-    # said 'I've had protective, Alfie, Gemma.' (the risk formulation's label read out as what he had)
-    line = "11/02/2026 Dr K Osei - Telephone\nLow since January. Wishes she would not wake up some nights, no plan; " \
-           "protective: her daughter Mia, her sister. Safety netted."
+def test_safety_netting_is_the_clinicians() -> None:
+    # uw-028: 'Psychiatry appt 06/12 confirmed. Safety netted.' was said 'Safety netted.'
+    line = "17/11/2026 Dr K Osei - Telephone\nLow since January, sleeping 5 hours. Safety netted."
     said = _said(compile_facts(EHR(chief_complaint="Low mood.", history_of_present_illness=line), "female"))
-    assert "protective" not in said.lower() and "safety" not in said.lower(), said
-    assert "low since january" in said.lower(), said  # the patient's own lines of the entry stay told
-
-
+    assert "safety" not in said.lower(), said
+    assert "low since january" in said.lower(), said  # the patient's own line of the entry stays told
 
 def test_a_record_kept_by_others_that_the_patient_was_told_stays_told() -> None:  # a guard: passes before and after
     # uw-010's allergy 'documented by the surgical team as "do not give"' is said 'I've been told never to have

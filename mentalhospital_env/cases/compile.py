@@ -3347,10 +3347,6 @@ def _topic_label(text: str, sex: str, names: tuple[str, ...], data: dict[str, An
     on the patient's own words or account ("In his own words:", "His account:"), whose value is the patient's."""
     m = _TOPIC_LABEL.match(text.strip())
     if not m:
-        low = re.match(r"^([a-z][a-z' /&-]{1,40}?)(?:\s*\([^()]*\))?:\s+(?=\S)", text.strip())
-        if low and len(low.group(1).split()) <= 4 and any(
-                re.search(rf"\b{re.escape(kind)}\b", low.group(1)) for kind in data["clinician_label_kinds"]):
-            return low.group(1), ""  # "...; protective: Alfie, Gemma" (uw-028): a writer's label after a semicolon
         return None
     head, body = m.group(1).strip(), m.group(3).strip()
     words = re.findall(r"[A-Za-z]+(?:'s)?", head)
