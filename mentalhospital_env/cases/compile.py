@@ -1555,10 +1555,11 @@ def _whose(fact: Fact, names: tuple[str, ...], people: frozenset[str], data: dic
                 return "another person's subject"
         # the writer's action in an encounter or a plan; a history's "pramipexole started 3/2025, increased 11/2025" is
         # the patient's own drug history
-        if (fact.section not in rules["own_history_sections"] and not subjects and root.tag_ in ("VBD", "VBN")
-                and root.lemma_.lower() in rules["staff_verbs"]
+        if (not subjects and root.tag_ in ("VBD", "VBN")
+                and ((_verb_lemma(root) in rules["record_verbs"] and not any(c.dep_ == "agent" for c in root.children)) or (
+                    fact.section not in rules["own_history_sections"] and root.lemma_.lower() in rules["staff_verbs"]))
                 and root.i == sent.start + sum(1 for t in sent if t.i < root.i and (t.is_punct or t.pos_ in ("ADV", "CCONJ")))):
-            return "a clinician's action"
+            return "a clinician's action"  # the practice's record-keeping ("coded 10 u/wk ... copied forward") anywhere
     return None
 
 
