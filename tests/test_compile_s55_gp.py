@@ -109,3 +109,17 @@ def test_a_fit_note_whose_dates_have_run_out_is_past_and_a_state_still_reported_
     assert note and all(said[s] == "past" for s in note), said
     # "Still sleeping 4 hours": the 2 September state goes on, told as now
     assert any("4 hours" in s and t == "current" for s, t in said.items() if not s.startswith("Back")), said
+
+
+def test_a_risk_of_the_present_episode_is_never_told_as_settled() -> None:
+    # a plan told at one review and denied at the next was said "Last week, I'd kept ... That's settled now." (a
+    # reading of uw-019 at stop 55): the interviewer must hear the plan as it was told
+    history = GP + (
+        "20/09/2026 Dr A Khan (GP) - Face to face\n"
+        "Since 15/09 she has kept a box of tablets in her bedside drawer to end her life if the house is repossessed.\n"
+        "27/09/2026 Dr A Khan (GP) - Telephone\n"
+        "No suicidal thoughts now. Tablets handed to her husband.\n"
+    )
+    said = _said(history)
+    kept = [s for s in said if "tablets in my bedside drawer" in s or "box of tablets" in s]
+    assert kept and not any("settled" in s for s in kept), said

@@ -610,8 +610,12 @@ def _record_pass(facts: list[Fact], ehr: EHR, texts: dict[str, str], sentences: 
         if "still" in found:
             continue
         status = "resolved" if "resolved" in found else "better" if "better" in found else None
-        if status is None and encounter - s.date <= data["record_recent_days"]:
+        recent = encounter - s.date <= data["record_recent_days"]
+        if status is None and recent:
             continue  # the present episode's state told again ("checking" on 02/11 after the 13/10 history): it goes on
+        if recent and set(f.topics) & set(data["record_risk_topics"]):
+            continue  # a risk of the present episode (uw-019's ligature kept 'for if bail goes against me on the 30th',
+            # removed by a search that day) is never told as settled on a later word: the interviewer must hear it
         if f.polarity == "absent" and status == "resolved":
             continue  # a denial a later denial repeats ("no violence"): it still holds
         out[k] = _said_past(f, s.date, encounter, status, data)
