@@ -132,7 +132,9 @@ def test_a_gp_record_or_letters_that_mention_a_past_admission_are_no_admission()
     assert not any(s.startswith("When I came in") for s in _past(gp)), _past(gp)
     letters = ("03/03/2026 Letter to GP\nShe feels low and cannot sleep. She was admitted in 2019.\n"
                "04/03/2026 Letter to GP\nMood unchanged.\n10/06/2026 Letter to GP\nMood lifting.")
-    assert _past(letters) == [], _past(letters)
+    # stop 55: a letter series is read for the states a later letter speaks of again (chronology._record_pass): the March
+    # letters' states may be told as past ("Back in March, ..."), never with an admission's frame
+    assert not any(s.startswith("When I came in") for s in _past(letters)), _past(letters)
 
 
 def test_a_chart_in_capitals_is_an_admission() -> None:

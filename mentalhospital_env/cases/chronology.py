@@ -33,7 +33,7 @@ from typing import Any
 
 from .model import EHR, Fact
 
-__all__ = ["carried_list_label", "encounter_pass", "read_date"]
+__all__ = ["carried_list_label", "encounter_pass", "read_date", "record_moment"]
 
 
 @lru_cache(maxsize=1)
@@ -327,12 +327,17 @@ def _norm(text: str) -> str:
 
 def _locate(facts: list[Fact], sentences: list[_Sentence]) -> dict[int, int | None]:
     """Each fact's date: the sentence of its section its text is found in, searched in order from the last fact's."""
+    return {k: (s.date if s is not None else None) for k, s in _locate_sentences(facts, sentences).items()}
+
+
+def _locate_sentences(facts: list[Fact], sentences: list[_Sentence]) -> dict[int, _Sentence | None]:
+    """Each fact's sentence of the record (see :func:`_locate`)."""
     by_section: dict[str, list[_Sentence]] = {}
     for s in sentences:
         by_section.setdefault(s.section, []).append(s)
     normed = {id(s): _norm(s.text) for s in sentences}
     cursor: dict[str, int] = {}
-    out: dict[int, int | None] = {}
+    out: dict[int, _Sentence | None] = {}
     for k, f in enumerate(facts):
         own = by_section.get(f.section, [])
         if not own:
@@ -347,7 +352,7 @@ def _locate(facts: list[Fact], sentences: list[_Sentence]) -> dict[int, int | No
             out[k] = None
             continue
         cursor[f.section] = hit
-        out[k] = own[hit].date
+        out[k] = own[hit]
     return out
 
 
@@ -451,6 +456,20 @@ def _framed(says: str, frame: str) -> str:
     return frame + first
 
 
+def record_moment(ehr: EHR, record_order: str) -> int | None:
+    """The day the record is interviewed at, as an ordinal: its spine's latest entry (the section with the most lines
+    that open on a date), or ``None`` for a record with no dated entry. A medication screen's "last issued" is read
+    against it (compile._medicines)."""
+    from .compile import disclosure_gates, expand_abbreviations
+
+    texts = {section: disclosure_gates(expand_abbreviations(text, record_order))[0] for section, text in ehr.sections()}
+    entries = _entries(texts, record_order)
+    if not entries:
+        return None
+    spine = max(entries, key=lambda s: len(entries[s]))
+    return max(when for when, _at in entries[spine])
+
+
 def encounter_pass(facts: list[Fact], ehr: EHR, record_order: str) -> list[Fact]:
     """``facts`` with the states a later entry supersedes told as past (see the module's docstring)."""
     from .compile import disclosure_gates, expand_abbreviations
@@ -470,7 +489,7 @@ def encounter_pass(facts: list[Fact], ehr: EHR, record_order: str) -> list[Fact]
     dates = _locate(facts, sentences)
     admitted = _is_admission(texts, record_order, data)
     if not admitted:
-        return facts
+        return _record_pass(facts, ehr, texts, sentences, encounter, record_order, data)
     history = _history_sections(texts, record_order)
     lasting = [re.compile(p, re.IGNORECASE) for p in data["lasting_cues"]]
     out = list(facts)
@@ -509,20 +528,152 @@ def encounter_pass(facts: list[Fact], ehr: EHR, record_order: str) -> list[Fact]
     return out
 
 
+_HEADING = "\x1f"  # the end of a carried label that came from a heading alone (carried_list_label)
+
+
+def _span_ended(text: str, year: int, encounter: int, order: str, data: dict[str, Any]) -> bool:
+    """Whether ``text`` names a span of dates that ended before the encounter ("fit for work with amended duties
+    19/10-15/11/2026" told on 06/12: a fit note that has run out)."""
+    for m in re.finditer(data["span_dates_pattern"], text):
+        end = read_date(m.group("end"), year, order)
+        if end is not None and end[0] < encounter:
+            return True
+    return False
+
+
+def _said_past(f: Fact, when: int, encounter: int, status: str | None, data: dict[str, Any]) -> Fact:
+    """``f`` told in the past: a rendering in the present put in the past with when it held (unless it says so itself,
+    or how long it lasted) and what became of it (tails)."""
+    says = f.patient_says or ""
+    if not _presents(says):
+        if re.search(data["record_now_pattern"], says, re.IGNORECASE):
+            # "I've had alcohol - hardly drink now." (2025) beside a 2026 "15-20 a week": a word of now that no parse puts
+            # in the past is not said at all
+            return replace(f, time="past", told=False, patient_says=None)
+        return replace(f, time="past")
+    said = _past_tense(says, data)
+    if not _says_its_time(said) and not re.search(data["span_pattern"], said, re.IGNORECASE):
+        frame = _frame(when, None, encounter, False, data)
+        if _dt.date.fromordinal(when).year == _dt.date.fromordinal(encounter).year and "{year}" in data["frames_by_days"][-1][1]:
+            frame = frame if frame != data["frames_by_days"][-1][1].format(month="", year=_dt.date.fromordinal(when).year) else \
+                data["frames_by_days"][-2][1].format(month=_dt.date.fromordinal(when).strftime("%B"), year="")
+        said = _framed(said, frame)
+    tail = data["tails"].get(status or "")
+    if tail:
+        said = f"{said.rstrip()} {tail}" if said.rstrip().endswith((".", "!", "?")) else f"{said.rstrip()}. {tail}"
+    return replace(f, time="past", patient_says=said)
+
+
+def _record_pass(facts: list[Fact], ehr: EHR, texts: dict[str, str], sentences: list[_Sentence], encounter: int,
+                 record_order: str, data: dict[str, Any]) -> list[Fact]:
+    """A record that is no admission (a GP record over years, a letter series, a community team's notes), interviewed
+    after its latest entry (stop 55, uw-028: a 2023 "washing 'normal amount'", a 2025 "hardly drink now" and a fit note
+    that ended in November were told as now at a December interview). A told state (a topic of ``record_state_kinds``:
+    symptoms and substances) dated by its entry, that a strictly later entry speaks of again on the same topic, is told
+    from that later entry: the old one is in the past, with when it held. Kept as they are: a state no later entry
+    speaks of, one whose latest word says it goes on (still_cues), a pattern (lasting_cues, record_lasting_cues: "never",
+    "ever"), a past history's section, the latest entry's own word, a state of the present episode (an entry within
+    record_recent_days of the encounter) told again without a word that it went or eased, a denial a later denial
+    repeats, and the patient's own typed words (record_raw_words), which no parse puts in the past. A fact whose sentence names a span of dates that ended before the encounter (a fit
+    note, amended duties) is in the past whatever its topic."""
+    kinds = data["record_state_kinds"]
+    from mentalhospital_env.patient.understanding import load_taxonomy
+
+    states = frozenset(t.id for t in load_taxonomy().topics if t.kind in kinds) - set(data["state_topics_not"])
+    history = _history_sections(texts, record_order)
+    lasting = [re.compile(p, re.IGNORECASE) for p in data["lasting_cues"] + data["record_lasting_cues"]]
+    raw = re.compile(data["record_raw_words"])
+    where = _locate_sentences(facts, sentences)
+    clauses: list[_Clause] | None = None
+    out = list(facts)
+    for k, f in enumerate(facts):
+        s = where.get(k)
+        if not (f.told and f.patient_says) or f.time == "past" or f.relative is not None or s is None or s.date is None:
+            continue
+        if f.section in history or s.date >= encounter:
+            continue
+        year = _dt.date.fromordinal(s.date).year
+        if _span_ended(s.text, year, encounter, record_order, data):
+            out[k] = _said_past(f, s.date, encounter, None, data)
+            continue
+        if not set(f.topics) & states or any(p.search(f.text) for p in lasting):
+            continue
+        if raw.search(f.patient_says or ""):
+            continue  # the patient's own typed words ("ive got alfie"): no parse puts them in the past
+        if clauses is None:
+            clauses = _record_clauses(sentences, encounter, states, data)
+        later = [c for c in clauses if s.date < c.date and c.topic in f.topics]
+        if not later:
+            continue
+        last = max(c.date for c in later)
+        found = {c.status for c in later if c.date == last}
+        if "still" in found:
+            continue
+        status = "resolved" if "resolved" in found else "better" if "better" in found else None
+        recent = encounter - s.date <= data["record_recent_days"]
+        if status is None and recent:
+            continue  # the present episode's state told again ("checking" on 02/11 after the 13/10 history): it goes on
+        if recent and set(f.topics) & set(data["record_risk_topics"]):
+            continue  # a risk of the present episode (uw-019's ligature kept 'for if bail goes against me on the 30th',
+            # removed by a search that day) is never told as settled on a later word: the interviewer must hear it
+        if f.polarity == "absent" and status == "resolved":
+            continue  # a denial a later denial repeats ("no violence"): it still holds
+        out[k] = _said_past(f, s.date, encounter, status, data)
+    return out
+
+
+def _record_clauses(sentences: list[_Sentence], encounter: int, states: frozenset[str], data: dict[str, Any]) -> list[_Clause]:
+    from mentalhospital_env.patient.understanding import record_topics
+
+    out: list[_Clause] = []
+    for s in sentences:
+        if s.date is None or s.date > encounter:
+            continue
+        body = re.sub(r"\([^()]*\)", " ", s.text)
+        for clause in re.split(r"[,;]\s+|\s+-\s+|:\s+", body):
+            if len(re.findall(r"[A-Za-z]+", clause)) < data["state_clause_min_words"]:
+                continue
+            for topic in set(record_topics(s.section, clause)) & states:
+                out.append(_Clause(s.date, topic, _status(clause, data, s.section, {topic})))
+    return out
+
+
 def carried_list_label(sentence: str, carried: str | None, rules: dict[str, Any]) -> tuple[str, str | None]:
     """A medication list's label that says the medicines have stopped ("Stopped: benzhexol 5 mg bd 03-10/11; IM
     haloperidol + promethazine x 3; artemether-lumefantrine bd x 3/7", ``medicine_entry`` ``past_label_pattern`` /
     ``stopped_pattern``) is over every part of its list, not its first only: the parts after a semicolon are sentences
     of their own, and uw-027's discharge morning was told "I take promethazine and artemether-lumefantrine" (a malaria
     course that ended on day 5). Returns the sentence with the label put before it where one carries and it has none of
-    its own, and the label that carries on to the next sentence (while sentences end with a semicolon)."""
+    its own, and the label that carries on to the next sentence (while sentences end with a semicolon).
+
+    A label that stands alone as a heading ("Past / acute:" on its own line, the entries below it one a line, a GP
+    medication screen) is over every sentence after it up to the next heading or label (stop 55, uw-028: the heading
+    was over nothing, and a cream last issued two years before was told "I take clobetasol propionate"). A heading's
+    carry is marked at its end (``_HEADING``), so that it outlasts sentences without a semicolon."""
+    mark = _HEADING
+    heading = bool(carried and carried.endswith(mark))
+    if carried and heading:
+        carried = carried[:-len(mark)]
+    own = re.match(rules["list_label_pattern"], sentence + " ")
+    if own and not sentence[own.end():].strip():
+        # a heading alone: over what follows when it says they have stopped; any heading ends the one before
+        stopped = re.search(rules["past_label_pattern"], own.group(1), re.IGNORECASE) or re.search(
+            rules["stopped_pattern"], own.group(1), re.IGNORECASE)
+        return sentence, (own.group(0).rstrip() + " " + mark) if stopped else None
     own = re.match(rules["list_label_pattern"], sentence)
     if own:
         stopped = re.search(rules["past_label_pattern"], own.group(1), re.IGNORECASE) or re.search(
             rules["stopped_pattern"], own.group(1), re.IGNORECASE)
         label = own.group(0) if stopped else None
+        if heading and label is None and carried:
+            # "Past / acute:" above "- Fluoxetine 20 mg 16/01/2025; 40 mg ... : last issued ...": an entry's own colon
+            # (a status after its dose) is no new heading
+            if not re.match(rules["heading_pattern"], sentence, re.IGNORECASE):
+                return carried + sentence, carried + mark
     elif carried:
         sentence, label = carried + sentence, carried
     else:
         label = None
+    if heading and label is not None:
+        return sentence, label + mark
     return sentence, label if label and sentence.rstrip().endswith(";") else None

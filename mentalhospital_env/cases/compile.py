@@ -50,7 +50,7 @@ def split_sentences(text: str) -> list[str]:
             out.extend(_derived_sentences(line))
     return out
 from .model import EHR, Fact
-from .chronology import carried_list_label, encounter_pass
+from .chronology import carried_list_label, encounter_pass, read_date, record_moment
 
 COMPILER_VERSION = "4"
 
@@ -1212,10 +1212,13 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
     record_order = date_order(record_text)  # the record's date order, read from all of it
     # the medicines the record stops anywhere: a list that names one is read with the stop
     stopping = _STOPPED.set(_stopped_medicines(expand_abbreviations(record_text, record_order), data))
+    # the day the record is interviewed at: a medication screen's "last issued" is read against it (_medicines)
+    moment = _MOMENT.set((record_moment(ehr, record_order), record_order))
     try:
         return _compile_facts(ehr, sex, data, tax, no_allergy, names, relatives, record_text, record_order,
                               has_sensitive_concept, relatives_named, record_topics)
     finally:
+        _MOMENT.reset(moment)
         _STOPPED.reset(stopping)
 
 
@@ -1378,6 +1381,12 @@ def _listed_names(words: str) -> list[str]:
     return [w.strip() for w in re.split(r",\s*|\s+and\s+", words.removeprefix("quite a few things, ")) if w.strip()]
 
 
+def _drug_head(name: str) -> str:
+    """A medicine's first word after an article ("a salbutamol inhaler" -> "salbutamol")."""
+    words = [w for w in name.lower().split() if w not in ("a", "an", "the", "my")]
+    return words[0] if words else ""
+
+
 def _medicine_status_pass(facts: list[Fact], data: dict[str, Any]) -> list[Fact]:
     """The medication section's word on what is taken now (its "I take ..." and "I used to take ..." sentences)
     over the rest of the record: a medicine it says is taken now is not said again as one he used to take (uw-022:
@@ -1394,12 +1403,15 @@ def _medicine_status_pass(facts: list[Fact], data: dict[str, Any]) -> list[Fact]
             for m in re.finditer(r"\bI used to take ([^.]+)\.", f.patient_says):
                 past.update(n.lower() for n in _listed_names(m.group(1)))
     over = {n for n in past - taking if re.fullmatch(r"[a-z][a-z -]+", n)}
+    heads = {_drug_head(n) for n in taking}
     out: list[Fact] = []
     for f in facts:
         says = f.patient_says
         if f.told and says and f.section == "medications" and taking:
             def relist(m: re.Match) -> str:
-                keep = [n for n in _listed_names(m.group(1)) if n.lower() not in taking]
+                # "I take fluoxetine capsules." and a past entry's "fluoxetine" (a course stopped, then restarted): the
+                # same medicine, taken now (a screen's form word is no other drug)
+                keep = [n for n in _listed_names(m.group(1)) if n.lower() not in taking and _drug_head(n) not in heads]
                 return "" if not keep else _finish("I used to take " + (
                     keep[0] if len(keep) == 1 else f"{', '.join(keep[:-1])} and {keep[-1]}"))
             new = re.sub(r"\s{2,}", " ", re.sub(r"\bI used to take ([^.]+)\.", relist, says)).strip()
@@ -4158,6 +4170,23 @@ def _medicine_entry(piece: str, rules: dict[str, Any]) -> str | None:
 
 
 _STOPPED: ContextVar[frozenset[str]] = ContextVar("_STOPPED", default=frozenset())
+# the day the record being compiled is interviewed at (chronology.record_moment) and its date order
+_MOMENT: ContextVar[tuple[int | None, str]] = ContextVar("_MOMENT", default=(None, "day"))
+
+
+def _issued_lately(words: str, rules: dict[str, Any]) -> bool | None:
+    """Whether a medication screen's entry was last issued lately (within ``stale_issue_days`` of the record's moment),
+    ``False`` when so long before it that it is no medicine taken now ("last issued 11/2024" on a screen of 12/2026),
+    ``None`` when the entry or the record gives no date (``issued_pattern``). An issue of three days ago is taken now
+    though an earlier entry stopped the drug (a course stopped and restarted: uw-028's fluoxetine)."""
+    moment, order = _MOMENT.get()
+    found = re.search(rules["issued_pattern"], words, re.IGNORECASE)
+    if moment is None or not found:
+        return None
+    when = read_date(found.group("date"), None, order)
+    if when is None:
+        return None
+    return moment - when[0] <= rules["stale_issue_days"]
 
 
 def _stopped_medicines(record_text: str, data: dict[str, Any]) -> frozenset[str]:
@@ -4262,6 +4291,7 @@ def _medicines(text: str, data: dict[str, Any], clean: str | None = None) -> str
                 rules["stopped_pattern"], label.group(1), re.IGNORECASE):
             over = "past"
         text = text[label.end():]
+    text = re.sub(rules["bullet_pattern"], "", text)  # "- Fluoxetine 20 mg ...": a list's bullet is no word of the entry
     entries: list[list[str]] = []  # [name, the entry's words]
     for piece in _top_level_pieces(text):
         name = _medicine_entry(piece, rules)
@@ -4277,8 +4307,9 @@ def _medicines(text: str, data: dict[str, Any], clean: str | None = None) -> str
         if re.search(rules["never_taken_pattern"], words, re.IGNORECASE):
             status = "never"
         elif re.search(rules["stopped_pattern"], words, re.IGNORECASE) or (
-                status == "current" and (name.lower() in _STOPPED.get() or name.lower().split()[0] in _STOPPED.get())):
-            status = "past"  # stopped in its entry, or by a later entry of the record
+                status == "current" and (name.lower() in _STOPPED.get() or name.lower().split()[0] in _STOPPED.get())
+                and _issued_lately(words, rules) is not True) or _issued_lately(words, rules) is False:
+            status = "past"  # stopped in its entry, or by a later entry of the record, or a repeat long not issued
         if name not in said[status]:
             said[status].append(name)
     devices = data["device_medicines"]
