@@ -1533,6 +1533,11 @@ def test_the_safeguarding_screen_in_lay_words_is_read(ca, plan, said):
         "Consider safeguarding if concerns arise.",
         "Safeguarding to be discussed at next visit.",
         "Consider safeguarding.",
+        # stop 55: the old phrases 'safe at home' and 'looked-after' credited an assertion and a report of who minds the child
+        "Her child is safe at home.",
+        "Her partner is looking after the child.",
+        "The children are looked after by their grandmother.",
+        "She feels safe at home.",
     ],
 )
 def test_a_safeguarding_screen_asserted_deferred_or_negated_is_missing(ca, said):
@@ -1556,6 +1561,12 @@ def test_a_safeguarding_screen_asserted_deferred_or_negated_is_missing(ca, said)
         "Make a safeguarding referral if the children are unsafe.",
         # held_out45 plan-1249, rated 5: 'consider' reaches the word it opens, not the enquiry after it
         "Consider safeguarding and ask her, alone, about abuse, neglect or danger at home.",
+        # stop 55: the same words as an enquiry in plain words still count, and the care term for a child in care
+        "Ask whether her child is safe at home.",
+        "Ask her whether she and the children feel safe at home.",
+        "Check if everyone at home is safe.",
+        "Ask about safety at home and who is looking after the child.",
+        "Liaise with the social worker for the looked-after child.",
     ],
 )
 def test_a_safeguarding_screen_said_now_meets_the_rule(ca, said):
