@@ -1603,3 +1603,14 @@ def test_a_safeguarding_screen_said_now_meets_the_rule(ca, said):
     plan = ("Start risperidone 2 mg once daily. CBT for psychosis. Risk management plan for the risk to others, "
             "home treatment team this week. Review weekly. ")
     assert "safeguarding" not in {m.action for m in ca.check(p, plan + said).missing}
+
+
+def test_factitious_disorder_with_a_child_at_home_makes_safeguarding_critical(ca):
+    """Stop 55 (held_out54, test-v2-0304): a mother with factitious disorder and a young child at home; every rated plan
+    that left the child out was rated 2 ('no safeguarding'), and 'Discharge home; GP to follow up. No medication. Offer
+    supportive psychotherapy.' scored 4.0. The child's safety is a critical action (rule dependants_factitious)."""
+    p = _profile(codes=("F68.10",), dependants=True)
+    plan = "Discharge home; GP to follow up. No medication. Offer supportive psychotherapy."
+    assert "safeguarding" in {m.action for m in ca.check(p, plan).missing}
+    assert "safeguarding" not in {m.action for m in ca.check(p, plan + " Check whether her young child is safe and involve the safeguarding lead.").missing}
+    assert "safeguarding" not in {m.action for m in ca.check(replace(p, dependants=False), plan).missing}
