@@ -1268,6 +1268,34 @@ def test_sibling_order_excludes_dependants_only_with_a_sibling_count():
     assert not actions.mentions_dependants("He is the youngest of four children, raised by his grandmother.")
 
 
+@pytest.mark.parametrize(
+    "text, at_home",
+    [
+        # stop 55: uw-010, uw-006, hw-011, hw-024, hw-028, hw-037: grown children elsewhere are no dependants at home
+        ("lives with his wife in their own house; daughter lives in the next county", False),
+        ("Their daughter Claire, 40, lives in the next county with her husband and their children Ethan, 12, and Lily, 9, "
+         "and visits most weekends.", False),
+        ("Their son Martin, 37, is a software developer in Denver and phones weekly.", False),
+        ("His daughter Karen, who lives ten minutes away, calls in every day.", False),
+        ("Married 51 years; three children and five grandchildren.", False),
+        ("Divorced; one son, 35, who lives nearby.", False),
+        ("Married to Claire, a care home senior carer, for 15 years.", False),
+        # at home or in the patient's care, even beside someone away
+        ("Lives with her partner and their two children; her eldest son lives abroad.", True),
+        ("The grandchildren she looks after every day live in the next street.", True),
+        ("Informal custody: daughter lives with her, every other weekend with her father.", True),
+        ("Married with two children aged 3 and 5.", True),
+        ("He has contact with his son, 6, who lives with his mother in the next county.", True),
+    ],
+)
+def test_dependants_are_those_at_home_or_in_the_patients_care(ca, text, at_home):
+    """Stop 55: every sentence naming a son, daughter or child counted as a dependant at home, so a 68-year-old whose
+    grandchildren visit from the next county (uw-010) got a false 'misses safeguarding' beside no violence to speak of.
+    A sentence placing them away or grown (critical_actions.json dependant_away_cues) counts only if it also places a
+    dependant at home or in the patient's care (dependant_home_cues)."""
+    assert ca.mentions_dependants(text) is at_home
+
+
 def test_cue_reading_by_first_word_agrees_with_trying_every_cue() -> None:
     """Stop 50 (issue 14): ``_has`` and ``_follows`` try at each word only the cues that open with it, where they
     tried every cue of the list at every call. Same answers as the plain reading on the bundled cue lists, including
@@ -1533,6 +1561,11 @@ def test_the_safeguarding_screen_in_lay_words_is_read(ca, plan, said):
         "Consider safeguarding if concerns arise.",
         "Safeguarding to be discussed at next visit.",
         "Consider safeguarding.",
+        # stop 55: the old phrases 'safe at home' and 'looked-after' credited an assertion and a report of who minds the child
+        "Her child is safe at home.",
+        "Her partner is looking after the child.",
+        "The children are looked after by their grandmother.",
+        "She feels safe at home.",
     ],
 )
 def test_a_safeguarding_screen_asserted_deferred_or_negated_is_missing(ca, said):
@@ -1556,6 +1589,12 @@ def test_a_safeguarding_screen_asserted_deferred_or_negated_is_missing(ca, said)
         "Make a safeguarding referral if the children are unsafe.",
         # held_out45 plan-1249, rated 5: 'consider' reaches the word it opens, not the enquiry after it
         "Consider safeguarding and ask her, alone, about abuse, neglect or danger at home.",
+        # stop 55: the same words as an enquiry in plain words still count, and the care term for a child in care
+        "Ask whether her child is safe at home.",
+        "Ask her whether she and the children feel safe at home.",
+        "Check if everyone at home is safe.",
+        "Ask about safety at home and who is looking after the child.",
+        "Liaise with the social worker for the looked-after child.",
     ],
 )
 def test_a_safeguarding_screen_said_now_meets_the_rule(ca, said):
@@ -1564,3 +1603,14 @@ def test_a_safeguarding_screen_said_now_meets_the_rule(ca, said):
     plan = ("Start risperidone 2 mg once daily. CBT for psychosis. Risk management plan for the risk to others, "
             "home treatment team this week. Review weekly. ")
     assert "safeguarding" not in {m.action for m in ca.check(p, plan + said).missing}
+
+
+def test_factitious_disorder_with_a_child_at_home_makes_safeguarding_critical(ca):
+    """Stop 55 (held_out54, test-v2-0304): a mother with factitious disorder and a young child at home; every rated plan
+    that left the child out was rated 2 ('no safeguarding'), and 'Discharge home; GP to follow up. No medication. Offer
+    supportive psychotherapy.' scored 4.0. The child's safety is a critical action (rule dependants_factitious)."""
+    p = _profile(codes=("F68.10",), dependants=True)
+    plan = "Discharge home; GP to follow up. No medication. Offer supportive psychotherapy."
+    assert "safeguarding" in {m.action for m in ca.check(p, plan).missing}
+    assert "safeguarding" not in {m.action for m in ca.check(p, plan + " Check whether her young child is safe and involve the safeguarding lead.").missing}
+    assert "safeguarding" not in {m.action for m in ca.check(replace(p, dependants=False), plan).missing}

@@ -55,8 +55,12 @@ def test_other_suites_are_frozen(name: str, digest: str) -> None:
 #: Reference plans of the frozen suites that the audit finds without a safeguarding screen since stop 54 made it a
 #: must beside violence with dependants at home (rule dependants_violence, critical_actions.json): the generator wrote
 #: them when the screen was a gap; the suites are frozen (their digests pinned above), so these stay listed, by case,
-#: until a new suite version carries the line. Any other finding fails.
-SAFEGUARDING_GAPS_OF_FROZEN_PLANS = {"dev-v2-0034", "dev-v2-0161", "dev-v2-0177", "test-v2-0251"}
+#: until a new suite version carries the line. Any other finding fails. Re-read at stop 55 against the records, each TRUE:
+#: a child at home and violence, no screen in the plan (dev-v2-0034: 'lives with partner and a young child', 'Punched a
+#: wall last month; has threatened a neighbour'; dev-v2-0161: 'lives with spouse and two children', 'Two fights in the
+#: past year', an assault conviction; test-v2-0251: 'lives with partner and a young child', 'one episode of pushing a
+#: family member'). dev-v2-0177 was FALSE (its plan says 'screen for risk to children or domestic violence', now read).
+SAFEGUARDING_GAPS_OF_FROZEN_PLANS = {"dev-v2-0034", "dev-v2-0161", "test-v2-0251"}
 
 
 @pytest.mark.parametrize("name", ["dev-v2", "test-v2"])

@@ -378,6 +378,8 @@ class CriticalActions:
         risk_denied_after: Sequence[str] = (),
         warning_stop_cues: Sequence[str] = (),
         risk_affirmed_after: Sequence[str] = (),
+        dependant_away_cues: Sequence[str] = (),
+        dependant_home_cues: Sequence[str] = (),
     ):
         self.actions = dict(actions)
         # see check: remembered per profile and plan, capped like every memo (memo_size), forgotten by clear_cache
@@ -435,6 +437,8 @@ class CriticalActions:
         self._not_pregnancy = tuple(_stems(c) for c in pregnancy_exclusions if _stems(c))
         self._dependants = tuple(_stems(c) for c in dependant_cues if _stems(c))
         self._not_dependants = tuple(_stems(c) for c in dependant_exclusions if _stems(c))
+        self._dependants_away = tuple(_stems(c) for c in dependant_away_cues if _stems(c))
+        self._dependants_home = tuple(_stems(c) for c in dependant_home_cues if _stems(c))
         self._hepatic_limits = {k.lower(): int(v) for k, v in (hepatic_limits or {}).items()}
         self._hepatic = tuple(_stems(c) for c in hepatic_phrases if _stems(c))
         names = "|".join(re.escape(k) for k in sorted(self._hepatic_limits, key=len, reverse=True)) or "(?!)"
@@ -969,11 +973,18 @@ class CriticalActions:
         )
 
     def mentions_dependants(self, text: str) -> bool:
-        """Whether ``text`` says that children or other dependants are at home (not "as a child", "only child")."""
+        """Whether ``text`` says that children or other dependants are at home or in the patient's care (not "as a
+        child", "only child"; not a daughter who "lives in the next county" or a son who "phones weekly": stop 55, uw-010's
+        grandchildren who visit from the next county were read as dependants at home, a false 'misses safeguarding').
+        A sentence that names where the dependants live or who cares for them (``dependant_home_cues``: 'lives with',
+        'at home', 'custody') counts even beside words that place someone else away (``dependant_away_cues``)."""
         for sentence in re.split(r"(?<=[.;!?])\s+", text or ""):
             stemmed = _stems(sentence)
-            if self._has(stemmed, self._dependants) and not self._has(stemmed, self._not_dependants):
-                return True
+            if not self._has(stemmed, self._dependants) or self._has(stemmed, self._not_dependants):
+                continue
+            if self._has(stemmed, self._dependants_away) and not self._has(stemmed, self._dependants_home):
+                continue
+            return True
         return False
 
     def sentences(self, required: Iterable[Requirement | str]) -> list[str]:
@@ -1219,6 +1230,8 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
         pregnancy_cues=_strings(where, None, "pregnancy_cues", raw.get("pregnancy_cues")),
         dependant_cues=_strings(where, None, "dependant_cues", raw.get("dependant_cues")),
         dependant_exclusions=_strings(where, None, "dependant_exclusions", raw.get("dependant_exclusions")),
+        dependant_away_cues=_strings(where, None, "dependant_away_cues", raw.get("dependant_away_cues")),
+        dependant_home_cues=_strings(where, None, "dependant_home_cues", raw.get("dependant_home_cues")),
         risk_concepts=risk_concepts,
         drug_phrases=drug_phrases,
         hepatic_limits=_hepatic_limits(where, raw.get("hepatic_impairment")),
