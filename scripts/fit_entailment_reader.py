@@ -1,6 +1,8 @@
 """Fit the matcher's learned entailment reader (rewards/reader.py) and write rewards/data/entailment_reader.npz.
 
-    python scripts/fit_entailment_reader.py               # fit the head on every development set and write it
+    python scripts/fit_entailment_reader.py               # fit the head on every development set; write it to a
+                                                          # scratch file (SCRATCH_OUT), never the packaged reader
+    python scripts/fit_entailment_reader.py --write       # the same, and replace rewards/data/entailment_reader.npz
     python scripts/fit_entailment_reader.py --cache DIR   # keep (and reuse) the rules' verdicts (and, with
                                                           # --distil, the encoder's vectors) in DIR
     python scripts/fit_entailment_reader.py --hold heldout43,heldout44 --out /tmp/r.npz  # leave sets out: checks
@@ -57,6 +59,27 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
+PACKAGED = ROOT / "rewards" / "data" / "entailment_reader.npz"
+# Where a fit goes unless --write is given: stop 54's refit did worse than the shipped head and was not shipped,
+# but the script's default then was the packaged file, so a plain run replaced the shipped reader (a trap).
+SCRATCH_OUT = Path("/tmp") / "entailment_reader_fit.npz"
+
+
+def output_path(argv: list[str] | None = None) -> Path:
+    """Where a run with these arguments writes the fitted reader: the packaged reader only with --write; --out
+    (any other file) or SCRATCH_OUT otherwise. --out naming the packaged reader without --write is refused."""
+    args = build_parser().parse_args(argv)
+    return _output_path(args)
+
+
+def _output_path(args) -> Path:
+    if args.write:
+        if args.out is not None and args.out.resolve() != PACKAGED.resolve():
+            raise SystemExit("--write replaces the packaged reader; give no --out with it")
+        return PACKAGED
+    if args.out is not None and args.out.resolve() == PACKAGED.resolve():
+        raise SystemExit(f"--out {args.out} is the packaged reader: give --write to replace it")
+    return args.out or SCRATCH_OUT
 
 # a set read by halves is named 'set:even' (its 0-based even lines, tuned on) or 'set:odd' (its odd lines, held out),
 # as benchmarks/calibrate_matching.py --half reads it. Stop 54 added heldout45..52 and heldout53's even half: nine
@@ -217,10 +240,13 @@ def features(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.hstack([a * b, np.abs(a - b), (a * b).sum(1, keepdims=True)])
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cache", type=Path, help="a folder to keep the slow parts in")
-    parser.add_argument("--out", type=Path, default=ROOT / "rewards" / "data" / "entailment_reader.npz")
+    parser.add_argument("--out", type=Path, help=f"where the fitted reader goes (default {SCRATCH_OUT})")
+    parser.add_argument(
+        "--write", action="store_true", help=f"replace the packaged reader ({PACKAGED.relative_to(ROOT)})"
+    )
     parser.add_argument(
         "--hold", default="", help="development sets to leave out of the fit and print as checks (heldout43,heldout44)"
     )
@@ -230,7 +256,13 @@ def main(argv: list[str] | None = None) -> int:
         help="distil the token table anew (slow; needs the embed extras); by default the packaged table is kept "
         "and only the head and its threshold are fitted",
     )
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
     args = parser.parse_args(argv)
+    out = _output_path(args)
     if args.cache:
         args.cache.mkdir(parents=True, exist_ok=True)
     from collections import OrderedDict
@@ -351,7 +383,7 @@ def main(argv: list[str] | None = None) -> int:
             cells.append(f"{ta / max(1, ta + fa):.3f} / {ta / max(1, pos):.3f} ({ta}, {fa})")
         print(f"| {name} | {' | '.join(cells)} |")
     np.savez_compressed(
-        args.out,
+        out,
         pieces=np.array(pieces),
         table=quantised,
         scale=scale.astype(np.float32),
@@ -361,7 +393,7 @@ def main(argv: list[str] | None = None) -> int:
         bias=np.float32(final.intercept_[0]),
         threshold=np.float32(threshold),
     )
-    print(f"wrote {args.out}")
+    print(f"wrote {out}")
     return 0
 
 
