@@ -754,9 +754,13 @@ class Speaker:
             spoken(i) and i.subject not in asked - {primary} and any(strictly_on(f, {primary}) for f in i.facts)
             for i in items
         )
+        # the sentences recall chose because they name who depends on them answer whatever their topics ("Do you have
+        # children or anyone who depends on you?" of dev-0027: "At the moment I'm full-time carer for a parent." is on
+        # work, and was cut beside "I live with my partner and a young child.", on the household)
+        household = load_recall_rules().household_concepts
         out = []
         for n, item in enumerate(items):
-            if not spoken(item):
+            if not spoken(item) or (item.stance == TELL and item.subject in household):
                 out.append(item)
                 continue
             facts = item.facts

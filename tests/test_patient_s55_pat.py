@@ -1,0 +1,67 @@
+"""Stop 55 (s55-pat): who depends on them is answered with everyone the record names - the children in any words,
+the person they care for whatever the sentence's topic - and the household's list words are data.
+
+The record here is written for these tests (synthetic, in a clinician's plain prose); asked through the public API.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from patient_records import ask, record
+
+from mentalhospital_env.cases import load_case, load_suite
+
+_EHR = {
+    "chief_complaint": "Low mood and poor sleep for two months.",
+    "history_of_present_illness": (
+        "Over two months his mood has been low and he has lost interest in football. "
+        "He wakes at five and cannot get back to sleep."
+    ),
+    "past_psychiatric_history": "None.",
+    "medical_history": "Asthma.",
+    "medications": "Salbutamol inhaler as needed.",
+    "allergies": "No known drug allergies.",
+    "substance_use": "Drinks a pint at weekends. Non-smoker. No drugs.",
+    "family_history": "No mental illness known.",
+    "personal_history": "Grew up in Leeds. Works as a bus driver. Married for six years.",
+    "mental_status_exam": {"mood": "'Low'", "affect": "Reactive.", "thought_content": "No thoughts of self-harm."},
+    "risk_assessment": {"suicide": "No suicidal ideation."},
+}
+
+_DEPENDS = "Do you have children or anyone who depends on you?"
+
+
+def _case(n: int, living: str = "lives with his wife in a rented flat", **ehr):
+    return load_case(record(f"s55-pat-{n:03d}", _EHR, {"age": 38, "sex": "male", "living_situation": living},
+                            written_for="test_patient_s55_pat.py", **ehr))
+
+
+@pytest.mark.parametrize("n, history, said", [
+    # stop 54's reading: 'Married with three girls under ten' -> 'I live with my wife in a rented flat.' (the girls
+    # unsaid: 'girls' and 'boys' were not words that name a dependant, only words that block the denial)
+    (0, "Grew up in Leeds. Works as a bus driver. Married with three girls under ten.", r"\bgirls\b"),
+    (1, "Grew up in Leeds. Works as a bus driver. Married with twins aged four.", r"\btwins\b"),
+    (2, "Grew up in Leeds. Works as a bus driver. His two boys stay with him every other weekend.", r"\bboys\b"),
+])
+def test_children_named_in_any_words_answer_who_depends_on_them(n: int, history: str, said: str) -> None:
+    (reply,) = ask(_case(n, personal_history=history), _DEPENDS)
+    assert re.search(said, reply, re.I), reply
+    assert not re.search(r"\b(?:nobody|no one)\b", reply, re.I), reply
+
+
+def test_a_care_duty_is_told_beside_the_child_at_home() -> None:
+    # dev-0027: 'Lives with partner and a young child.' and 'Currently full-time carer for a parent.' both name who
+    # depends on her; the carer sentence (filed under work) was cut as off the household topic
+    case = next(c for c in load_suite("dev").cases if c.case_id == "dev-0027")
+    (reply,) = ask(case, _DEPENDS)
+    assert re.search(r"\bchild\b", reply, re.I), reply
+    assert re.search(r"\bcarer\b", reply, re.I), reply
+
+
+def test_the_household_list_words_are_read_from_the_data() -> None:
+    # the words that part the people after 'lives with' (recall.json household_answers nobody_with_splits; they were
+    # English words in the code): 'his wife together with her parents' are three adults, so no one depends on him
+    (reply,) = ask(_case(4, "lives with his wife together with her parents"), _DEPENDS)
+    assert re.search(r"\b(?:nobody|no one)\b", reply, re.I), reply
