@@ -65,3 +65,25 @@ def test_the_household_list_words_are_read_from_the_data() -> None:
     # English words in the code): 'his wife together with her parents' are three adults, so no one depends on him
     (reply,) = ask(_case(4, "lives with his wife together with her parents"), _DEPENDS)
     assert re.search(r"\b(?:nobody|no one)\b", reply, re.I), reply
+
+
+@pytest.mark.parametrize("question", [
+    "Do you feel you might act on them?",
+    "Thank you for being so open with me. When thoughts of ending your life or harming yourself come, do you feel you "
+    "might act on them?",
+])
+def test_an_intent_question_is_answered_on_intent(question: str) -> None:
+    # hw-032 at stop 54: 'do you feel you might act on them?' -> 'I've never hurt myself on purpose before. I don't
+    # have a plan to end it.' (the record: passive thoughts 'without plan or intent'; the intent unanswered)
+    case = next(c for c in load_suite("handwritten").cases if c.case_id == "hw-032")
+    (reply,) = ask(case, question)
+    assert re.search(r"\b(?:act on|go through with)\b", reply, re.I), reply
+    assert not re.search(r"\bI (?:would|might|will) act\b", reply, re.I), reply
+
+
+def test_a_plan_question_is_still_answered_on_the_plan() -> None:
+    # the intent wording is for a question on intent only: asked of a plan, the plan's own denial stands
+    case = next(c for c in load_suite("handwritten").cases if c.case_id == "hw-032")
+    (reply,) = ask(case, "Have you made any plans to end your life?")
+    assert re.search(r"\bplan", reply, re.I), reply
+    assert not re.search(r"\bact on\b|go through with", reply, re.I), reply
