@@ -87,3 +87,12 @@ def test_a_plan_question_is_still_answered_on_the_plan() -> None:
     (reply,) = ask(case, "Have you made any plans to end your life?")
     assert re.search(r"\bplan", reply, re.I), reply
     assert not re.search(r"\bact on\b|go through with", reply, re.I), reply
+
+
+def test_a_bare_echo_is_dropped_once_the_denial_names_what_it_denies() -> None:
+    # dev-0158 at stop 54: 'Denies persecutory delusions.' (said 'No, I haven't.') to 'is anyone against you?' became
+    # 'No, nobody is out to get me, I haven't.': the clause naming the denial was worked in before the echo
+    case = next(c for c in load_suite("dev").cases if c.case_id == "dev-0158")
+    (reply,) = ask(case, "How do you feel other people have been treating you, and is anyone against you?")
+    assert re.search(r"\bnobody is out to get me\b", reply, re.I), reply
+    assert not re.search(r", I haven't\b", reply, re.I), reply

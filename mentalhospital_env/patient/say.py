@@ -118,6 +118,7 @@ class LayRenderer:
         self.not_gerunds = frozenset(table["not_gerunds"])
         self.relatives = frozenset(table["relatives"])
         self.negation_words = frozenset(table["negation_words"])
+        self.echo_answers = re.compile(table.get("echo_answers", r"(?!)"), re.IGNORECASE)
         self.concept_clauses: Mapping[str, Mapping[str, list[str]]] = table.get("concept_clauses", {})
         self.mood_lead: Mapping[str, Any] = table.get("mood_lead", {})
         self.said_already = {k: re.compile(v, re.IGNORECASE) for k, v in table.get("said_already", {}).items()}
@@ -1271,7 +1272,9 @@ class Speaker:
             rest = lead.group(2)
             if not rest.startswith(("I ", "I'")):
                 rest = rest[0].lower() + rest[1:]
-            candidates.append(f"{lead.group(1)}, {fragment}, {rest}")
+            # a bare echo ("I haven't.") says nothing once the clause names what is denied (``echo_answers``)
+            echo = self.lay.echo_answers.fullmatch(rest.strip())
+            candidates.append(f"{lead.group(1)}, {fragment}." if echo else f"{lead.group(1)}, {fragment}, {rest}")
         if text.endswith("."):
             candidates.append(f"{text[:-1]}, {fragment}.")
         candidates.append(f"{text} {sentence}")
