@@ -96,3 +96,15 @@ def test_a_bare_echo_is_dropped_once_the_denial_names_what_it_denies() -> None:
     (reply,) = ask(case, "How do you feel other people have been treating you, and is anyone against you?")
     assert re.search(r"\bnobody is out to get me\b", reply, re.I), reply
     assert not re.search(r", I haven't\b", reply, re.I), reply
+
+
+
+@pytest.mark.parametrize("n, history", [
+    (6, "Born in Barnsley, the elder of two boys. Works as a bus driver."),
+    (7, "Grew up in Leeds. Works as a bus driver. Says he 'can't talk to girls'."),
+])
+def test_boys_and_girls_of_their_own_family_or_talk_are_no_dependants(n: int, history: str) -> None:
+    # 'the elder of two boys' (uw-003's wording), 'I can't talk to girls' (uw-016's) name no child of theirs: boys,
+    # girls and twins count only when counted or owned (household_answers words_counted)
+    (reply,) = ask(_case(n, "lives alone in a rented flat", personal_history=history), _DEPENDS)
+    assert not re.search(r"\b(?:boys|girls)\b", reply, re.I), reply

@@ -267,7 +267,8 @@ def load_recall_rules() -> RecallRules:
         attempt_words=re.compile(risk.get("attempt_words", r"(?!)"), re.IGNORECASE),
         attempt_blocked_by=frozenset(risk.get("attempt_blocked_by", ())),
         household_concepts=frozenset(household.get("concepts", ())),
-        household_words=re.compile(r"\b(?:" + "|".join(map(re.escape, household["words"])) + r")\b", re.IGNORECASE)
+        household_words=re.compile(r"\b(?:" + "|".join(map(re.escape, household["words"])) + r")\b"
+                                   + (f"|{household['words_counted']}" if household.get("words_counted") else ""), re.IGNORECASE)
         if household.get("words") else re.compile(r"(?!)"),
         children_named=re.compile(household["children"], re.IGNORECASE) if household.get("children") else re.compile(r"(?!)"),
         nobody_blocked_by=re.compile(household["nobody_blocked_by"], re.IGNORECASE)
