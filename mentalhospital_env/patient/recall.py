@@ -147,6 +147,7 @@ class RecallRules:
     nobody_with: re.Pattern[str] = re.compile(r"(?!)")
     nobody_with_ends: re.Pattern[str] = re.compile(r"(?!)")
     nobody_adults_before: re.Pattern[str] = re.compile(r"(?!)")
+    nobody_with_splits: re.Pattern[str] = re.compile(r"(?!)")
     nobody_adults: frozenset[str] = frozenset()
     #: a sentence in which the child speaks or is the source names no dependant (``household_answers`` ``not_named``)
     not_named: re.Pattern[str] = re.compile(r"(?!)")
@@ -266,7 +267,8 @@ def load_recall_rules() -> RecallRules:
         attempt_words=re.compile(risk.get("attempt_words", r"(?!)"), re.IGNORECASE),
         attempt_blocked_by=frozenset(risk.get("attempt_blocked_by", ())),
         household_concepts=frozenset(household.get("concepts", ())),
-        household_words=re.compile(r"\b(?:" + "|".join(map(re.escape, household["words"])) + r")\b", re.IGNORECASE)
+        household_words=re.compile(r"\b(?:" + "|".join(map(re.escape, household["words"])) + r")\b"
+                                   + (f"|{household['words_counted']}" if household.get("words_counted") else ""), re.IGNORECASE)
         if household.get("words") else re.compile(r"(?!)"),
         children_named=re.compile(household["children"], re.IGNORECASE) if household.get("children") else re.compile(r"(?!)"),
         nobody_blocked_by=re.compile(household["nobody_blocked_by"], re.IGNORECASE)
@@ -278,6 +280,7 @@ def load_recall_rules() -> RecallRules:
         nobody_with=re.compile(household.get("nobody_with", r"(?!)"), re.IGNORECASE),
         nobody_with_ends=re.compile(household.get("nobody_with_ends", r"(?!)"), re.IGNORECASE),
         nobody_adults_before=re.compile(household.get("nobody_adults_before", r"(?!)"), re.IGNORECASE),
+        nobody_with_splits=re.compile(household.get("nobody_with_splits", r"(?!)"), re.IGNORECASE),
         nobody_adults=frozenset(w.lower() for w in household.get("nobody_adults", ())),
         not_named=re.compile(household["not_named"], re.IGNORECASE) if household.get("not_named") else re.compile(r"(?!)"),
         not_dependant=re.compile("|".join(f"(?:{p})" for p in household["not_dependant"]), re.IGNORECASE)
@@ -543,7 +546,7 @@ def _household_adults_only(fact: IndexedFact, rules: RecallRules) -> bool | None
             found = True
         for with_ in rules.nobody_with.finditer(text):
             companions = rules.nobody_with_ends.split(with_.group(1), maxsplit=1)[0]
-            for who in re.split(r",|\band\b|&|\bplus\b", companions):
+            for who in rules.nobody_with_splits.split(companions):  # ",", "and", "&" (``nobody_with_splits``)
                 who = re.sub(r"\s+[A-Z]\w*$", "", who.strip())  # "his wife Sarah"
                 who = rules.nobody_adults_before.sub("", who).strip().lower()
                 if not who:

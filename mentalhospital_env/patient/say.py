@@ -118,10 +118,16 @@ class LayRenderer:
         self.not_gerunds = frozenset(table["not_gerunds"])
         self.relatives = frozenset(table["relatives"])
         self.negation_words = frozenset(table["negation_words"])
+        self.echo_answers = re.compile(table.get("echo_answers", r"(?!)"), re.IGNORECASE)
         self.concept_clauses: Mapping[str, Mapping[str, list[str]]] = table.get("concept_clauses", {})
         self.mood_lead: Mapping[str, Any] = table.get("mood_lead", {})
         self.said_already = {k: re.compile(v, re.IGNORECASE) for k, v in table.get("said_already", {}).items()}
         self.child_clauses: Mapping[str, Mapping[str, list[str]]] = table.get("child_clauses", {})
+        self.asked_clauses = {
+            concept: tuple((re.compile(e["asked"], re.IGNORECASE), {k: v for k, v in e.items() if k != "asked"})
+                           for e in entries)
+            for concept, entries in table.get("asked_clauses", {}).items()
+        }
         self.report_tags = tuple(
             (re.compile(pattern, re.IGNORECASE), repl) for pattern, repl in table.get("report_tags", {}).items()
         )
@@ -197,6 +203,18 @@ class LayRenderer:
                 break
         self._clauses[key] = found
         return found
+
+    def asked_clause(self, concept_id: str, question: str, negated: bool = False, variant: int = 0) -> str | None:
+        """A wording of a concept and polarity for what the question asks of it (``asked_clauses`` of
+        ``data/render.json``: "Do you feel you might act on them?" is answered on intent, not on a plan alone), as a
+        sentence; ``None`` where no entry's pattern matches the question (``concept_clauses`` stand)."""
+        for n, (asked, entry) in enumerate(self.asked_clauses.get(concept_id, ())):
+            if asked.search(question):
+                known = self._checked_wordings({concept_id: entry}, f"asked{n}:", concept_id, negated)
+                if known:
+                    text = known[variant % len(known)]
+                    return text[0].upper() + text[1:] + "."
+        return None
 
     def child_clause(self, concept_id: str, negated: bool = False, variant: int = 0) -> str | None:
         """A child's wording of a concept and polarity (``child_clauses`` of ``data/render.json``) that the
@@ -540,6 +558,7 @@ class Speaker:
         voice.turn()
         p = self.persona
         self._yes_no = plan.question.yes_no
+        self._question = plan.question.text
         self._items = len(plan.items)
         # the subjects of this reply answered with a "no" (a denial, or told from sentences that rule it out): a
         # reply that denies one part opens no other part with a bare "Yes" ("Have you been unwell like this before,
@@ -754,9 +773,13 @@ class Speaker:
             spoken(i) and i.subject not in asked - {primary} and any(strictly_on(f, {primary}) for f in i.facts)
             for i in items
         )
+        # the sentences recall chose because they name who depends on them answer whatever their topics ("Do you have
+        # children or anyone who depends on you?" of dev-0027: "At the moment I'm full-time carer for a parent." is on
+        # work, and was cut beside "I live with my partner and a young child.", on the household)
+        household = load_recall_rules().household_concepts
         out = []
         for n, item in enumerate(items):
-            if not spoken(item):
+            if not spoken(item) or (item.stance == TELL and item.subject in household):
                 out.append(item)
                 continue
             facts = item.facts
@@ -893,7 +916,10 @@ class Speaker:
                 # "How has your appetite been?" - "No problems there. I haven't lost my appetite.", not then "I'm
                 # not always hungry." too: a question on one subject gets one denial in stock words, not a checklist
                 return []
-            clause = self._child_words(item.subject, True, None) or self.lay.clause(item.subject, negated=True)
+            clause = (self._child_words(item.subject, True, None)
+                      or self.lay.asked_clause(item.subject, self._question, True,
+                                               stable_seed("clause", self.case.case_id, item.subject))
+                      or self.lay.clause(item.subject, negated=True))
             if clause:
                 self._stock_denials += 1
             if clause and (self._said_no or self._wh == "what" or self._told_parts - {item.subject}):
@@ -1246,7 +1272,9 @@ class Speaker:
             rest = lead.group(2)
             if not rest.startswith(("I ", "I'")):
                 rest = rest[0].lower() + rest[1:]
-            candidates.append(f"{lead.group(1)}, {fragment}, {rest}")
+            # a bare echo ("I haven't.") says nothing once the clause names what is denied (``echo_answers``)
+            echo = self.lay.echo_answers.fullmatch(rest.strip())
+            candidates.append(f"{lead.group(1)}, {fragment}." if echo else f"{lead.group(1)}, {fragment}, {rest}")
         if text.endswith("."):
             candidates.append(f"{text[:-1]}, {fragment}.")
         candidates.append(f"{text} {sentence}")
