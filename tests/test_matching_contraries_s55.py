@@ -40,3 +40,28 @@ def test_the_matcher_does_not_credit_the_other_side(matcher, checkpoint, output)
 )
 def test_the_same_side_is_no_contrary(checkpoint, output):
     assert contrary_clash(checkpoint, output) is None
+
+
+# stop 55's review: 'signed me off' was on neither side, so 'Work has been stressful so the GP signed me off.' read as
+# working only and was refused for 'Signed off work with stress.'. The doctor's signing off, with its object between,
+# is the off-work side; a statement that says both sides (stressful work and signed off) is no contrary either way
+BOTH_SIDES = [
+    ("Signed off work with stress.", "Work has been stressful so the GP signed me off."),
+    ("Off sick from work.", "Work's been really stressful, so the doctor signed her off for a month."),
+]
+
+
+@pytest.mark.parametrize(("checkpoint", "output"), BOTH_SIDES + [(b, a) for a, b in BOTH_SIDES])
+def test_a_statement_saying_both_sides_of_work_is_no_contrary(checkpoint, output):
+    assert contrary_clash(checkpoint, output) is None
+
+
+SIGNED_OFF = [
+    ("Still working full time.", "The GP signed me off last week."),
+    ("Still at work as a nurse.", "My doctor signed him off in March."),
+]
+
+
+@pytest.mark.parametrize(("checkpoint", "output"), SIGNED_OFF + [(b, a) for a, b in SIGNED_OFF])
+def test_signed_off_with_its_object_between_is_the_off_work_side(checkpoint, output):
+    assert contrary_clash(checkpoint, output) is not None
