@@ -1964,18 +1964,28 @@ class ScriptedClinician(Doctor):
                 parts.append(conf["comorbid_therapy"].format(name=h.name[0].lower() + h.name[1:], therapy=extra))
         # a personality disorder left on the differential is not treated, but not passed over either: its structured
         # assessment, a crisis plan meanwhile, and a specialist therapy only if confirmed (stop 55, test-v2-0100)
-        # (a core finding of its own heard, not only the principal's: an avoidant one beside a social phobia is no call)
+        # (a core finding of its own heard, not only the principal's: an avoidant one beside a social phobia is no call;
+        # nor one of a disorder ranked above it: stormy relationships in a mania beside a cyclothymia, stop 55's review)
         assess = rules["assess_on_differential"]
-        principal_findings = {c for c, _ in principal.symptoms}
+        ranked = [h for h, _ in lead]
         told = set(self.findings.present) - self.findings.contradicted - self.findings.denied
+
+        def explained_above(h: Hypothesis) -> set[str]:
+            above = [principal] + ranked[: ranked.index(h)]
+            return {c for x in above for c, _ in x.symptoms}
+
         possible = next((
             h for h, _ in self._without_residual(lead)[1:]
             if h.code.startswith(tuple(assess["prefixes"])) and h.code not in named and h.category != principal.category
-            and len(({c for c, w in h.symptoms if w >= assess["core_weight"]} - principal_findings) & told) >= assess["min_own_findings"]
+            and len(({c for c, w in h.symptoms if w >= assess["core_weight"]} - explained_above(h)) & told) >= assess["min_own_findings"]
         ), None)
         if possible is not None:  # the therapy itself is not named: it follows a diagnosis (stop 50, test-v2-0061)
             crisis = assess["crisis"] if set(assess["crisis_risks"]) & profile.risks else ""
-            sentence = assess["sentence"].format(name=possible.name[0].lower() + possible.name[1:], crisis=crisis)
+            # not in the midst of a mood or psychotic episode: the personality is assessed once it has settled
+            settled = assess["settled"] if principal.code.startswith(tuple(assess["settled_prefixes"])) else ""
+            sentence = assess["sentence"].format(
+                name=possible.name[0].lower() + possible.name[1:], settled=settled, crisis=crisis
+            )
             if fits(sentence):
                 parts.append(sentence)
         # an item that speaks of a drug ("continue antidepressant for two years") only beside that drug

@@ -59,6 +59,8 @@ def test_a_personality_disorder_left_on_the_differential_gets_its_assessment_not
     assert "F60.3" in chart.disorders[1:], chart.disorders
     plan = chart.treatment
     assert re.search(r"structured assessment of personality[^.]*crisis plan[^.]*if it is confirmed[^.]*structured psychological therapy", plan), plan
+    # stop 55's review: not in the midst of the depressive episode (clinician.json settled_prefixes)
+    assert re.search(r"structured assessment of personality[^.;]*once the episode has settled", plan), plan
     # stop 50's rule (test_clinician_s50_clin): no DBT named for a personality disorder only on the differential
     assert "dialectical" not in plan, plan
 
@@ -110,3 +112,26 @@ def test_avoidance_after_an_event_told_in_words_counts_as_avoidance_of_reminders
     hpi = next(line for line in out["write_note"].split("\n") if line.startswith("History of present illness"))
     assert "avoidance of trauma reminders" in hpi, hpi
     assert "F43.1" in out["diagnose"], out["diagnose"]
+
+
+MANIA_STORMY = [
+    (r"brought you here", "My partner made me come. I've been on a high for two weeks, barely sleeping, spending thousands."),
+    (r"first notice|started", "About two weeks ago. It happened before, three years ago, and then I crashed into a bad depression."),
+    (r"sleeping|sleep", "Two or three hours a night and I'm not tired at all."),
+    (r"mood", "Amazing, but I snap at people. When I'm high my relationships blow up, I fall out with everyone and then make up."),
+    (r"relationship|partner|people", "My relationships are always intense and stormy, I'm terrified people will leave me."),
+    (r"thoughts|racing|speech", "My thoughts race, I have so many ideas."),
+    (r"harm|hurt|end your life|suicid", "When I crashed three years ago I cut my arms, not now."),
+    (r"alcohol|drink", "A few drinks at weekends."),
+    (r"medicines do you take", "None."),
+]
+
+
+def test_no_personality_assessment_for_findings_a_disorder_ranked_above_explains():
+    # stop 55's review: a mania (F31.12) whose patient said her relationships are always stormy, with a cyclothymia
+    # second and a borderline personality disorder fourth on the list, was planned 'a structured assessment of
+    # personality by the community mental health team' in the midst of the manic episode: only the principal's
+    # findings were set aside, and the stormy relationships are the cyclothymia's too, ranked above it
+    out = encounter("Outpatient clinic. A 28-year-old woman is here to see you, with her partner.", replies(MANIA_STORMY))
+    assert "F31.1" in out["diagnose"].split(";")[0] and "F60.3" in out["diagnose"], out["diagnose"]
+    assert "assessment of personality" not in out["treat"], out["treat"]
