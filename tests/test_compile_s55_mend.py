@@ -71,3 +71,29 @@ def test_a_later_told_state_still_puts_the_old_drinking_in_the_past() -> None:
     history = _gp(("10/03/2025", "Drinking 30 units a week."), ("20/11/2026", "Drinking 10 units a week."))
     said = _said(history)
     assert _time_of(said, r"30 units") == ["past"] and _time_of(said, r"10 units") == ["current"], said
+
+
+# 2. a rating is no span of dates
+def test_a_rating_out_of_ten_is_no_ended_date_span() -> None:
+    history = _gp(("01/11/2026", "Low mood."), ("20/11/2026", "Hearing voices at night, distress 6-7/10."),
+                  ("01/12/2026", "Mood low."))
+    assert _time_of(_said(history), r"voices") == ["current"], _said(history)
+    reply = _reply(history, "Are you hearing voices?")
+    assert re.search(r"hearing voices", reply) and not re.search(r"last week|I'd been", reply, re.IGNORECASE), reply
+    pain = _gp(("01/11/2026", "Low mood."), ("20/11/2026", "Pain 6-7/10 in his back."), ("01/12/2026", "Mood low."))
+    assert _time_of(_said(pain), r"pain") == ["current"], _said(pain)
+
+
+def test_a_fit_note_with_full_dates_still_runs_out() -> None:
+    history = _gp(("01/09/2026", "Low mood."), ("19/10/2026", "Fit note 19/10-15/11/2026, not fit for work."),
+                  ("01/12/2026", "Mood low."))
+    assert "past" in _time_of(_said(history), r"fit note"), _said(history)
+
+
+# 7. a fit note of the latest entry, and one given by its start and length
+def test_a_fit_note_of_the_latest_entry_or_given_by_its_length_runs_out() -> None:
+    latest = _gp(("03/10/2026", "Drinking 6 beers a night."),
+                 ("25/11/2026", "Drinking 2 beers a night. Work note 19/10-15/11/2026 given."))
+    assert _time_of(_said(latest), r"work note") == ["past"], _said(latest)
+    length = _gp(("19/10/2026", "Not fit for work for 4 weeks from 19 October 2026."), ("06/12/2026", "Mood a bit better."))
+    assert _time_of(_said(length), r"fit for work") == ["past"], _said(length)

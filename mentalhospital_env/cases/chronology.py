@@ -546,6 +546,12 @@ def _span_ended(text: str, year: int, encounter: int, order: str, data: dict[str
         end = read_date(m.group("end"), year, order)
         if end is not None and end[0] < encounter:
             return True
+    for m in re.finditer(data["span_for_pattern"], text):
+        # "not fit for work for 4 weeks from 19 October 2026": the span's start and its length
+        start = read_date(m.group("start") or m.group("start2"), year, order)
+        days = int(m.group("n") or m.group("n2")) * data["span_units"][(m.group("unit") or m.group("unit2")).lower()]
+        if start is not None and start[0] + days < encounter:
+            return True
     return False
 
 
@@ -598,11 +604,17 @@ def _record_pass(facts: list[Fact], ehr: EHR, texts: dict[str, str], sentences: 
         s = where.get(k)
         if not (f.told and f.patient_says) or f.time == "past" or f.relative is not None or s is None or s.date is None:
             continue
-        if f.section in history or s.date >= encounter:
+        if f.section in history:
             continue
         year = _dt.date.fromordinal(s.date).year
-        if _span_ended(s.text, year, encounter, record_order, data):
-            out[k] = _said_past(f, s.date, encounter, None, data)
+        if not set(f.topics) & set(data["record_risk_topics"]) and _span_ended(s.text, year, encounter, record_order, data):
+            # a fit note that ran out, the latest entry's too ("Work note 10/19-11/15/2026 given" on 11/25); a risk
+            # is never put in the past by a date. A rendering that is no sentence of his ("Work note ... given.", "Not
+            # fit for work for 4 weeks from ...") keeps its words: no parse puts it in the past tense
+            mine = re.match(r"(?:I|I'\w+|My)\b", f.patient_says or "")
+            out[k] = _said_past(f, s.date, encounter, None, data) if mine else replace(f, time="past")
+            continue
+        if s.date >= encounter:
             continue
         if not set(f.topics) & states or any(p.search(f.text) for p in lasting):
             continue
