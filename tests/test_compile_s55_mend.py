@@ -97,3 +97,38 @@ def test_a_fit_note_of_the_latest_entry_or_given_by_its_length_runs_out() -> Non
     assert _time_of(_said(latest), r"work note") == ["past"], _said(latest)
     length = _gp(("19/10/2026", "Not fit for work for 4 weeks from 19 October 2026."), ("06/12/2026", "Mood a bit better."))
     assert _time_of(_said(length), r"fit for work") == ["past"], _said(length)
+
+
+# 3. a repeat long not issued is past only as a screen's entry that says nothing of being taken now
+def _meds(history: str, medications: str) -> str:
+    return " ".join(s for s in _said(history, medications) if re.match(r"I (?:take|used to take)", s))
+
+
+_TWO = _gp(("02/05/2026", "Mood stable."), ("05/12/2026", "Mood stable. Attends clinic for depot."))
+
+
+def test_a_current_list_s_medicine_last_issued_months_ago_is_still_taken() -> None:
+    said = _meds(_TWO, "Current medication: sertraline 50 mg daily, last issued 01/04/2026; quetiapine 25 mg nocte.")
+    assert re.search(r"I take [^.]*sertraline", said) and "used to take" not in said, said
+
+
+def test_a_depot_or_a_long_supply_on_a_screen_is_still_taken() -> None:
+    depot = _meds(_TWO, "Repeat:\n- Paliperidone palmitate 525 mg 3-monthly injection (given at clinic) - last issued "
+                        "01/05/2026.\n- Sertraline 100 mg - last issued 20/11/2026.\n")
+    assert re.search(r"I take [^.]*paliperidone", depot) and "used to take" not in depot, depot
+    supply = _meds(_TWO, "Repeat:\n- Levothyroxine 100 micrograms - 168 tablets (6 months) - last issued 10/05/2026.\n")
+    assert re.search(r"I take [^.]*levothyroxine", supply), supply
+    reply = _reply(_TWO, "What medication are you on?", "Repeat:\n- Paliperidone palmitate 525 mg 3-monthly injection "
+                   "(given at clinic) - last issued 01/05/2026.\n")
+    assert re.search(r"paliperidone", reply, re.IGNORECASE) and "used to" not in reply, reply
+
+
+def test_a_screen_s_plain_repeat_long_not_issued_is_still_past() -> None:
+    said = _meds(_TWO, "Repeat:\n- Omeprazole 20 mg - last issued 03/2025.\n- Sertraline 100 mg - last issued 20/11/2026.\n")
+    assert re.search(r"I used to take [^.]*omeprazole", said) and re.search(r"I take [^.]*sertraline", said), said
+
+
+# 10. a month and two-digit year of issue
+def test_a_month_and_two_digit_year_of_issue_is_read() -> None:
+    said = _meds(_TWO, "Repeat:\n- Omeprazole 20 mg - last issued 11/24.\n- Sertraline 100 mg - last issued 20/11/2026.\n")
+    assert re.search(r"I used to take [^.]*omeprazole", said), said
