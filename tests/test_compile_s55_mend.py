@@ -132,3 +132,18 @@ def test_a_screen_s_plain_repeat_long_not_issued_is_still_past() -> None:
 def test_a_month_and_two_digit_year_of_issue_is_read() -> None:
     said = _meds(_TWO, "Repeat:\n- Omeprazole 20 mg - last issued 11/24.\n- Sertraline 100 mg - last issued 20/11/2026.\n")
     assert re.search(r"I used to take [^.]*omeprazole", said), said
+
+
+# 8. a "never" denial gives way to a later entry that reports the symptom
+def test_a_never_denial_is_not_said_once_a_later_entry_reports_the_symptom() -> None:
+    history = _gp(("10/03/2024", "Has never heard voices."), ("20/11/2026", "Hearing voices for 2 months."))
+    said = _said(history)
+    assert not [s for s in said if re.search(r"never heard voices", s, re.IGNORECASE)], said
+    assert _time_of(said, r"hearing voices") == ["current"], said
+    reply = _reply(history, "Do you ever hear voices when nobody is around?")
+    assert not re.search(r"\bnever\b", reply, re.IGNORECASE), reply
+
+
+def test_a_never_denial_a_later_denial_repeats_is_still_said() -> None:
+    history = _gp(("10/03/2024", "Has never heard voices."), ("20/11/2026", "Never heard voices. Mood low."))
+    assert [s for s in _said(history) if re.search(r"never heard voices", s, re.IGNORECASE)], _said(history)

@@ -110,6 +110,7 @@ class _Clause:
     topic: str
     status: str | None  # "resolved", "better", "still" or None
     state: bool = True  # a told state of the patient's, not the writer's advice, plan, leaflet or review of the topic
+    denied: bool = False  # a clause that denies ("No voices", "Never heard voices")
 
 
 def _lines(text: str) -> list[tuple[int, str]]:
@@ -324,8 +325,10 @@ def _clauses(sentences: list[_Sentence], encounter: int, data: dict[str, Any],
             if len(re.findall(r"[A-Za-z]+", clause)) < data["state_clause_min_words"]:
                 continue
             state = not sep.startswith(":") and not any(a.search(clause) for a in acts)
+            denied = bool(re.match(data["absent_cue"], clause, re.IGNORECASE)) or any(
+                re.search(p, clause, re.IGNORECASE) for p in data["record_lasting_cues"])
             for topic in set(record_topics(s.section, clause)) & states:
-                out.append(_Clause(s.date, topic, _status(clause, data, s.section, {topic}), state))
+                out.append(_Clause(s.date, topic, _status(clause, data, s.section, {topic}), state, denied))
     return out
 
 
@@ -616,12 +619,19 @@ def _record_pass(facts: list[Fact], ehr: EHR, texts: dict[str, str], sentences: 
             continue
         if s.date >= encounter:
             continue
-        if not set(f.topics) & states or any(p.search(f.text) for p in lasting):
+        if not set(f.topics) & states:
             continue
         if raw.search(f.patient_says or ""):
             continue  # the patient's own typed words ("ive got alfie"): no parse puts them in the past
         if clauses is None:
             clauses = _clauses(sentences, encounter, data, states)
+        if any(p.search(f.text) for p in lasting):
+            if f.polarity == "absent" and any(c.state and not c.denied and c.status in (None, "still") for c in clauses
+                                              if s.date < c.date and c.topic in f.topics):
+                # "Has never heard voices." (2024) beside "Hearing voices for 2 months." (2026): the denial is no longer
+                # true and no parse puts a "never" in the past, so it is not said
+                out[k] = replace(f, time="past", told=False, patient_says=None)
+            continue  # a pattern ("never", "ever"): it holds
         later = [c for c in clauses if s.date < c.date and c.topic in f.topics and (c.state or c.status)]
         if not later:
             continue  # none, or only the writer's act on the topic since ("Alcohol brief advice given. Review drinking
