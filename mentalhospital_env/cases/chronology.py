@@ -626,7 +626,8 @@ def _record_pass(facts: list[Fact], ehr: EHR, texts: dict[str, str], sentences: 
         if clauses is None:
             clauses = _clauses(sentences, encounter, data, states)
         if any(p.search(f.text) for p in lasting):
-            if f.polarity == "absent" and any(c.state and not c.denied and c.status in (None, "still") for c in clauses
+            if f.polarity == "absent" and not set(f.topics) & set(data["record_risk_topics"]) and not re.search(
+                    r"[,;]", f.text) and any(c.state and not c.denied and c.status in (None, "still") for c in clauses
                                               if s.date < c.date and c.topic in f.topics):
                 # "Has never heard voices." (2024) beside "Hearing voices for 2 months." (2026): the denial is no longer
                 # true and no parse puts a "never" in the past, so it is not said
@@ -645,7 +646,7 @@ def _record_pass(facts: list[Fact], ehr: EHR, texts: dict[str, str], sentences: 
         if status is None and recent:
             continue  # the present episode's state told again ("checking" on 02/11 after the 13/10 history): it goes on
         risk = set(f.topics) & set(data["record_risk_topics"])
-        if risk and (recent or status is None):
+        if risk and f.polarity != "absent" and not f.text.rstrip().endswith("?") and (recent or status is None):
             continue  # a risk of the present episode (uw-019's ligature kept 'for if bail goes against me on the 30th',
             # removed by a search that day) is never told as settled on a later word, and an older one only on a word
             # that it went or eased: the interviewer must hear it
