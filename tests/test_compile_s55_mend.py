@@ -151,7 +151,7 @@ def test_a_never_denial_a_later_denial_repeats_is_still_said() -> None:
 
 def test_an_old_denial_of_suicidal_thoughts_goes_past_once_a_later_entry_reports_them() -> None:
     # the risk guard keeps a told risk now; it must not keep a denial the record later belies (uw-028's 2023 "no
-    # thoughts of ending life" beside 2026 "better off dead some nights" was told as now by the first version)
+    # thoughts of ending life" beside 2026 thoughts of death was told as now by the first version)
     history = _gp(("10/03/2023", "No thoughts of ending his life."),
-                  ("20/11/2026", "Thoughts that he would be better off dead some nights."))
-    assert "current" not in _time_of(_said(history), r"ending my life"), _said(history)
+                  ("20/11/2026", "Thoughts of ending his life most nights."))
+    assert _time_of(_said(history), r"haven.t had any thoughts") == ["past"], _said(history)
