@@ -109,6 +109,8 @@ class _Clause:
     date: int
     topic: str
     status: str | None  # "resolved", "better", "still" or None
+    state: bool = True  # a told state of the patient's, not the writer's advice, plan, leaflet or review of the topic
+    denied: bool = False  # a clause that denies ("No voices", "Never heard voices")
 
 
 def _lines(text: str) -> list[tuple[int, str]]:
@@ -304,20 +306,29 @@ def _status(clause: str, data: dict[str, Any], section: str, topics: set[str]) -
     return None
 
 
-def _clauses(sentences: list[_Sentence], encounter: int, data: dict[str, Any]) -> list[_Clause]:
+def _clauses(sentences: list[_Sentence], encounter: int, data: dict[str, Any],
+             states: frozenset[str] | None = None) -> list[_Clause]:
+    """Each dated clause's state topics (``states``, the state topics by default) and what it says of them. A clause is
+    no state of the patient's where it is the writer's act on the topic (``record_not_state_cues``: advice given, a
+    review planned, a leaflet, 'discussed') or a label before a colon ("Self-harm: discussed")."""
     from mentalhospital_env.patient.understanding import record_topics
 
-    states = _state_topics()
+    if states is None:
+        states = _state_topics()
+    acts = [re.compile(p, re.IGNORECASE) for p in data["record_not_state_cues"]]
     out: list[_Clause] = []
     for s in sentences:
         if s.date is None or s.date > encounter:
             continue
         body = re.sub(r"\([^()]*\)", " ", s.text)
-        for clause in re.split(r"[,;]\s+|\s+-\s+|:\s+", body):
+        for clause, sep in re.findall(r"(.+?)([,;]\s+|\s+-\s+|:\s+|$)", body):
             if len(re.findall(r"[A-Za-z]+", clause)) < data["state_clause_min_words"]:
                 continue
+            state = not sep.startswith(":") and not any(a.search(clause) for a in acts)
+            denied = bool(re.match(data["absent_cue"], clause, re.IGNORECASE)) or any(
+                re.search(p, clause, re.IGNORECASE) for p in data["record_lasting_cues"])
             for topic in set(record_topics(s.section, clause)) & states:
-                out.append(_Clause(s.date, topic, _status(clause, data, s.section, {topic})))
+                out.append(_Clause(s.date, topic, _status(clause, data, s.section, {topic}), state, denied))
     return out
 
 
@@ -538,6 +549,12 @@ def _span_ended(text: str, year: int, encounter: int, order: str, data: dict[str
         end = read_date(m.group("end"), year, order)
         if end is not None and end[0] < encounter:
             return True
+    for m in re.finditer(data["span_for_pattern"], text):
+        # "not fit for work for 4 weeks from 19 October 2026": the span's start and its length
+        start = read_date(m.group("start") or m.group("start2"), year, order)
+        days = int(m.group("n") or m.group("n2")) * data["span_units"][(m.group("unit") or m.group("unit2")).lower()]
+        if start is not None and start[0] + days < encounter:
+            return True
     return False
 
 
@@ -590,21 +607,36 @@ def _record_pass(facts: list[Fact], ehr: EHR, texts: dict[str, str], sentences: 
         s = where.get(k)
         if not (f.told and f.patient_says) or f.time == "past" or f.relative is not None or s is None or s.date is None:
             continue
-        if f.section in history or s.date >= encounter:
+        if f.section in history:
             continue
         year = _dt.date.fromordinal(s.date).year
-        if _span_ended(s.text, year, encounter, record_order, data):
-            out[k] = _said_past(f, s.date, encounter, None, data)
+        if not set(f.topics) & set(data["record_risk_topics"]) and _span_ended(s.text, year, encounter, record_order, data):
+            # a fit note that ran out, the latest entry's too ("Work note 10/19-11/15/2026 given" on 11/25); a risk
+            # is never put in the past by a date. A rendering that is no sentence of his ("Work note ... given.", "Not
+            # fit for work for 4 weeks from ...") keeps its words: no parse puts it in the past tense
+            mine = re.match(r"(?:I|I'\w+|My)\b", f.patient_says or "")
+            out[k] = _said_past(f, s.date, encounter, None, data) if mine else replace(f, time="past")
             continue
-        if not set(f.topics) & states or any(p.search(f.text) for p in lasting):
+        if s.date >= encounter:
+            continue
+        if not set(f.topics) & states:
             continue
         if raw.search(f.patient_says or ""):
             continue  # the patient's own typed words ("ive got alfie"): no parse puts them in the past
         if clauses is None:
-            clauses = _record_clauses(sentences, encounter, states, data)
-        later = [c for c in clauses if s.date < c.date and c.topic in f.topics]
+            clauses = _clauses(sentences, encounter, data, states)
+        if any(p.search(f.text) for p in lasting):
+            if f.polarity == "absent" and not set(f.topics) & set(data["record_risk_topics"]) and not re.search(
+                    r"[,;]", f.text) and any(c.state and not c.denied and c.status in (None, "still") for c in clauses
+                                              if s.date < c.date and c.topic in f.topics):
+                # "Has never heard voices." (2024) beside "Hearing voices for 2 months." (2026): the denial is no longer
+                # true and no parse puts a "never" in the past, so it is not said
+                out[k] = replace(f, time="past", told=False, patient_says=None)
+            continue  # a pattern ("never", "ever"): it holds
+        later = [c for c in clauses if s.date < c.date and c.topic in f.topics and (c.state or c.status)]
         if not later:
-            continue
+            continue  # none, or only the writer's act on the topic since ("Alcohol brief advice given. Review drinking
+            # in 3 months.", "Self-harm: discussed, leaflet given."): nothing says the state went, so it goes on
         last = max(c.date for c in later)
         found = {c.status for c in later if c.date == last}
         if "still" in found:
@@ -613,28 +645,14 @@ def _record_pass(facts: list[Fact], ehr: EHR, texts: dict[str, str], sentences: 
         recent = encounter - s.date <= data["record_recent_days"]
         if status is None and recent:
             continue  # the present episode's state told again ("checking" on 02/11 after the 13/10 history): it goes on
-        if recent and set(f.topics) & set(data["record_risk_topics"]):
+        risk = set(f.topics) & set(data["record_risk_topics"])
+        if risk and f.polarity != "absent" and not f.text.rstrip().endswith("?") and (recent or status is None):
             continue  # a risk of the present episode (uw-019's ligature kept 'for if bail goes against me on the 30th',
-            # removed by a search that day) is never told as settled on a later word: the interviewer must hear it
+            # removed by a search that day) is never told as settled on a later word, and an older one only on a word
+            # that it went or eased: the interviewer must hear it
         if f.polarity == "absent" and status == "resolved":
             continue  # a denial a later denial repeats ("no violence"): it still holds
         out[k] = _said_past(f, s.date, encounter, status, data)
-    return out
-
-
-def _record_clauses(sentences: list[_Sentence], encounter: int, states: frozenset[str], data: dict[str, Any]) -> list[_Clause]:
-    from mentalhospital_env.patient.understanding import record_topics
-
-    out: list[_Clause] = []
-    for s in sentences:
-        if s.date is None or s.date > encounter:
-            continue
-        body = re.sub(r"\([^()]*\)", " ", s.text)
-        for clause in re.split(r"[,;]\s+|\s+-\s+|:\s+", body):
-            if len(re.findall(r"[A-Za-z]+", clause)) < data["state_clause_min_words"]:
-                continue
-            for topic in set(record_topics(s.section, clause)) & states:
-                out.append(_Clause(s.date, topic, _status(clause, data, s.section, {topic})))
     return out
 
 

@@ -4184,9 +4184,18 @@ def _issued_lately(words: str, rules: dict[str, Any]) -> bool | None:
     if moment is None or not found:
         return None
     when = read_date(found.group("date"), None, order)
+    if when is None and (short := re.fullmatch(r"(\d{1,2})[/-](\d\d)", found.group("date"))) \
+            and 1 <= int(short.group(1)) <= 12 < int(short.group(2)):
+        # "last issued 11/24": a month and a two-digit year
+        import calendar
+
+        when = read_date(f"{calendar.month_name[int(short.group(1))]} 20{short.group(2)}", None, order)
     if when is None:
         return None
-    return moment - when[0] <= rules["stale_issue_days"]
+    limit = rules["stale_issue_days"]
+    if supply := re.search(rules["supply_pattern"], words, re.IGNORECASE):
+        limit += int(supply.group("n")) * rules["supply_unit_days"][supply.group("unit").lower()]
+    return moment - when[0] <= limit
 
 
 def _stopped_medicines(record_text: str, data: dict[str, Any]) -> frozenset[str]:
@@ -4291,6 +4300,7 @@ def _medicines(text: str, data: dict[str, Any], clean: str | None = None) -> str
                 rules["stopped_pattern"], label.group(1), re.IGNORECASE):
             over = "past"
         text = text[label.end():]
+    screen = re.match(rules["bullet_pattern"], text) is not None  # an entry of a GP medication screen, one a line
     text = re.sub(rules["bullet_pattern"], "", text)  # "- Fluoxetine 20 mg ...": a list's bullet is no word of the entry
     entries: list[list[str]] = []  # [name, the entry's words]
     for piece in _top_level_pieces(text):
@@ -4308,8 +4318,11 @@ def _medicines(text: str, data: dict[str, Any], clean: str | None = None) -> str
             status = "never"
         elif re.search(rules["stopped_pattern"], words, re.IGNORECASE) or (
                 status == "current" and (name.lower() in _STOPPED.get() or name.lower().split()[0] in _STOPPED.get())
-                and _issued_lately(words, rules) is not True) or _issued_lately(words, rules) is False:
-            status = "past"  # stopped in its entry, or by a later entry of the record, or a repeat long not issued
+                and _issued_lately(words, rules) is not True) or (
+                screen and not re.search(rules["taken_now_pattern"], words, re.IGNORECASE)
+                and _issued_lately(words, rules) is False):
+            status = "past"  # stopped in its entry, or by a later entry of the record, or a screen's repeat long not
+            # issued - never a current list's entry nor one that says it is taken, a depot or a long supply
         if name not in said[status]:
             said[status].append(name)
     devices = data["device_medicines"]
