@@ -155,3 +155,10 @@ def test_an_old_denial_of_suicidal_thoughts_goes_past_once_a_later_entry_reports
     history = _gp(("10/03/2023", "No thoughts of ending his life."),
                   ("20/11/2026", "Thoughts of ending his life most nights."))
     assert _time_of(_said(history), r"haven.t had any thoughts") == ["past"], _said(history)
+
+
+# integration (sweep of every told sentence, uw-020): a later screen's denial on the topic ended a state told present
+def test_a_later_denial_on_the_topic_does_not_put_a_present_state_in_the_past() -> None:
+    history = _gp(("02/09/2026", "Spends 4 to 6 hours a day checking her skin in the mirror."),
+                  ("20/11/2026", "OCD screen: denies checking locks or stoves, denies counting."))
+    assert _time_of(_said(history), r"4 to 6 hours") == ["current"], _said(history)
