@@ -380,6 +380,10 @@ class CriticalActions:
         risk_affirmed_after: Sequence[str] = (),
         dependant_away_cues: Sequence[str] = (),
         dependant_home_cues: Sequence[str] = (),
+        dependant_other_people: Sequence[str] = (),
+        dependant_minor_cues: Sequence[str] = (),
+        dependant_age_patterns: Sequence[re.Pattern[str]] = (),
+        dependant_grandchild_cues: Sequence[str] = (),
     ):
         self.actions = dict(actions)
         # see check: remembered per profile and plan, capped like every memo (memo_size), forgotten by clear_cache
@@ -439,6 +443,10 @@ class CriticalActions:
         self._not_dependants = tuple(_stems(c) for c in dependant_exclusions if _stems(c))
         self._dependants_away = tuple(_stems(c) for c in dependant_away_cues if _stems(c))
         self._dependants_home = tuple(_stems(c) for c in dependant_home_cues if _stems(c))
+        self._other_people = tuple(_stems(c) for c in dependant_other_people if _stems(c))
+        self._minor_words = tuple(_stems(c) for c in dependant_minor_cues if _stems(c))
+        self._age_patterns = tuple(dependant_age_patterns)
+        self._grandchildren = tuple(_stems(c) for c in dependant_grandchild_cues if _stems(c))
         self._hepatic_limits = {k.lower(): int(v) for k, v in (hepatic_limits or {}).items()}
         self._hepatic = tuple(_stems(c) for c in hepatic_phrases if _stems(c))
         names = "|".join(re.escape(k) for k in sorted(self._hepatic_limits, key=len, reverse=True)) or "(?!)"
@@ -977,15 +985,62 @@ class CriticalActions:
         child", "only child"; not a daughter who "lives in the next county" or a son who "phones weekly": stop 55, uw-010's
         grandchildren who visit from the next county were read as dependants at home, a false 'misses safeguarding').
         A sentence that names where the dependants live or who cares for them (``dependant_home_cues``: 'lives with',
-        'at home', 'custody') counts even beside words that place someone else away (``dependant_away_cues``)."""
+        'at home', 'custody') counts even beside words that place someone else away (``dependant_away_cues``).
+        Stop 55 review: an away word belongs to the person named nearest before it (``dependant_other_people``: 'her
+        own mother phones daily' places the mother, not the 3-year-old, away), and a dependant said to be a minor (an
+        age under 18, ``dependant_age_patterns``; a baby, toddler, young child: ``dependant_minor_cues``) is never
+        placed away unless the sentence also gives a grown child's age (whose children those minors then are). A
+        grandchild counts only with a home word beside it ('looks after her grandson')."""
         for sentence in re.split(r"(?<=[.;!?])\s+", text or ""):
             stemmed = _stems(sentence)
-            if not self._has(stemmed, self._dependants) or self._has(stemmed, self._not_dependants):
+            if self._has(stemmed, self._not_dependants):
                 continue
-            if self._has(stemmed, self._dependants_away) and not self._has(stemmed, self._dependants_home):
+            if self._grandchild_in_care(stemmed):
+                return True
+            if not self._has(stemmed, self._dependants):
                 continue
-            return True
+            if not self._has(stemmed, self._dependants_away) or self._has(stemmed, self._dependants_home):
+                return True
+            ages = [int(a) for p in self._age_patterns for m in p.finditer(sentence) for a in (m.groups() or ("0",)) if a]
+            minor = any(a < 18 for a in ages) or self._has(stemmed, self._minor_words)
+            if minor and not any(a >= 18 for a in ages):
+                return True
+            if self._unplaced_dependant(stemmed):
+                return True
         return False
+
+    def _grandchild_in_care(self, stemmed: tuple[str, ...]) -> bool:
+        """Whether a grandchild (``dependant_grandchild_cues``) is named with a home word within four words of it."""
+        for g in self._spans(stemmed, self._grandchildren):
+            if self._has(stemmed[max(0, g[0] - 4) : g[1] + 4], self._dependants_home):
+                return True
+        return False
+
+    @staticmethod
+    def _spans(stemmed: tuple[str, ...], cues: tuple[tuple[str, ...], ...]) -> list[tuple[int, int]]:
+        """Where each of ``cues`` is said in ``stemmed``, as (start, end), longest first at a start."""
+        out = []
+        for j in range(len(stemmed)):
+            k = max((len(c) for c in cues if stemmed[j : j + len(c)] == c), default=0)
+            if k:
+                out.append((j, j + k))
+        return out
+
+    def _unplaced_dependant(self, stemmed: tuple[str, ...]) -> bool:
+        """Whether a dependant named in ``stemmed`` is left at home when each away word is given to the person named
+        nearest before it (or, with none before, the first after it); a grandchild word places itself away."""
+        deps = self._spans(stemmed, self._dependants)
+        people = sorted(deps + self._spans(stemmed, self._other_people))
+        away_deps: set[tuple[int, int]] = set()
+        for a in self._spans(stemmed, self._dependants_away):
+            if self._has(stemmed[a[0] : a[1]], self._grandchildren):
+                away_deps.update(d for d in deps if d[0] < a[1] and a[0] < d[1])
+            before = [p for p in people if p[1] <= a[0]]
+            after = [p for p in people if p[0] >= a[1]]
+            owner = before[-1] if before else (after[0] if after else None)
+            if owner in deps:
+                away_deps.add(owner)
+        return any(d not in away_deps for d in deps)
 
     def sentences(self, required: Iterable[Requirement | str]) -> list[str]:
         """The ``say`` sentence of each required action, in order, once each (for writing a plan that carries them)."""
@@ -1232,6 +1287,10 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
         dependant_exclusions=_strings(where, None, "dependant_exclusions", raw.get("dependant_exclusions")),
         dependant_away_cues=_strings(where, None, "dependant_away_cues", raw.get("dependant_away_cues")),
         dependant_home_cues=_strings(where, None, "dependant_home_cues", raw.get("dependant_home_cues")),
+        dependant_other_people=_strings(where, None, "dependant_other_people", raw.get("dependant_other_people")),
+        dependant_minor_cues=_strings(where, None, "dependant_minor_cues", raw.get("dependant_minor_cues")),
+        dependant_age_patterns=_patterns(where, None, {"patterns": raw.get("dependant_age_patterns", [])}),
+        dependant_grandchild_cues=_strings(where, None, "dependant_grandchild_cues", raw.get("dependant_grandchild_cues")),
         risk_concepts=risk_concepts,
         drug_phrases=drug_phrases,
         hepatic_limits=_hepatic_limits(where, raw.get("hepatic_impairment")),
