@@ -387,7 +387,7 @@ def _past_tense(says: str, data: dict[str, Any]) -> str:
         low = t.lower_
         if t.tag_ in ("VBP", "VBZ") or (t.tag_ == "MD" and low in modal):
             if t.tag_ == "MD":
-                word = modal[low] if not low.startswith("'") else modal[low]
+                word = modal[low]
             elif low in ("'s", "has", "have", "'ve") and t.i + 1 < len(doc) and doc[t.i + 1].lower_ == "been":
                 word = "'d" if low.startswith("'") else "had"  # "It's been going on" -> "It'd been going on", never "it was been"
             elif t.lemma_ == "be":
