@@ -45,6 +45,7 @@ from .language import (
     colon_breaks,
     is_negated,
     comma_breaks,
+    find_phrases,
     memo_size,
     memos_enabled,
     negated_spans_in,
@@ -341,6 +342,11 @@ def _cue_index(cues: tuple[tuple[str, ...], ...]) -> tuple[PhraseIndex, bool]:
     return _phrase_index(cues), () in cues
 
 
+def _longest_first(cues: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """The stemmed cues, longest first (the order the language room's :func:`find_phrases` tries them in)."""
+    return tuple(sorted((c for c in (_stems(w) for w in cues) if c), key=len, reverse=True))
+
+
 CHECKS_KEPT = 256
 """How many (profile, plan) checks :meth:`CriticalActions.check` remembers."""
 
@@ -439,14 +445,18 @@ class CriticalActions:
         self._risk_affirmed = tuple(sorted({_stems(c) for c in risk_affirmed_after if _stems(c)}, key=len, reverse=True))
         self._compounds = tuple(sorted({_stems(c) for c in refusal_cue_compounds if _stems(c)}, key=len, reverse=True))
         self._not_pregnancy = tuple(_stems(c) for c in pregnancy_exclusions if _stems(c))
-        self._dependants = tuple(_stems(c) for c in dependant_cues if _stems(c))
+        # the lists whose spans _unplaced_dependant finds (the language room's find_phrases) are longest first, so that
+        # at each word the longest cue is the one found, and indexed here, not at the first record that needs them
+        self._dependants = _longest_first(dependant_cues)
         self._not_dependants = tuple(_stems(c) for c in dependant_exclusions if _stems(c))
-        self._dependants_away = tuple(_stems(c) for c in dependant_away_cues if _stems(c))
+        self._dependants_away = _longest_first(dependant_away_cues)
         self._dependants_home = tuple(_stems(c) for c in dependant_home_cues if _stems(c))
-        self._other_people = tuple(_stems(c) for c in dependant_other_people if _stems(c))
+        self._other_people = _longest_first(dependant_other_people)
         self._minor_words = tuple(_stems(c) for c in dependant_minor_cues if _stems(c))
         self._age_patterns = tuple(dependant_age_patterns)
-        self._grandchildren = tuple(_stems(c) for c in dependant_grandchild_cues if _stems(c))
+        self._grandchildren = _longest_first(dependant_grandchild_cues)
+        for cues in (self._dependants, self._dependants_away, self._other_people, self._grandchildren):
+            _cue_index(cues)
         self._hepatic_limits = {k.lower(): int(v) for k, v in (hepatic_limits or {}).items()}
         self._hepatic = tuple(_stems(c) for c in hepatic_phrases if _stems(c))
         names = "|".join(re.escape(k) for k in sorted(self._hepatic_limits, key=len, reverse=True)) or "(?!)"
@@ -1011,28 +1021,18 @@ class CriticalActions:
 
     def _grandchild_in_care(self, stemmed: tuple[str, ...]) -> bool:
         """Whether a grandchild (``dependant_grandchild_cues``) is named with a home word within four words of it."""
-        for g in self._spans(stemmed, self._grandchildren):
+        for g in find_phrases(stemmed, self._grandchildren):
             if self._has(stemmed[max(0, g[0] - 4) : g[1] + 4], self._dependants_home):
                 return True
         return False
 
-    @staticmethod
-    def _spans(stemmed: tuple[str, ...], cues: tuple[tuple[str, ...], ...]) -> list[tuple[int, int]]:
-        """Where each of ``cues`` is said in ``stemmed``, as (start, end), longest first at a start."""
-        out = []
-        for j in range(len(stemmed)):
-            k = max((len(c) for c in cues if stemmed[j : j + len(c)] == c), default=0)
-            if k:
-                out.append((j, j + k))
-        return out
-
     def _unplaced_dependant(self, stemmed: tuple[str, ...]) -> bool:
         """Whether a dependant named in ``stemmed`` is left at home when each away word is given to the person named
         nearest before it (or, with none before, the first after it); a grandchild word places itself away."""
-        deps = self._spans(stemmed, self._dependants)
-        people = sorted(deps + self._spans(stemmed, self._other_people))
+        deps = find_phrases(stemmed, self._dependants)
+        people = sorted(deps + find_phrases(stemmed, self._other_people))
         away_deps: set[tuple[int, int]] = set()
-        for a in self._spans(stemmed, self._dependants_away):
+        for a in find_phrases(stemmed, self._dependants_away):
             if self._has(stemmed[a[0] : a[1]], self._grandchildren):
                 away_deps.update(d for d in deps if d[0] < a[1] and a[0] < d[1])
             before = [p for p in people if p[1] <= a[0]]
