@@ -598,6 +598,30 @@ PREREGISTERED55 = {
               "tests/test_note_faults.py", "tests/test_agreement.py"),
 }
 
+#: Pre-registered at stop 56 (s56-sets), written and committed before the slice held_out56 was played, rated or wired
+#: (its ten test-v2 cases are drawn by random.Random(5656) over the 141 test-v2 ids no pair set and no earlier slice
+#: reads: 0026, 0031, 0097, 0134, 0211, 0319, 0329, 0366, 0378, 0446; its base figure is taken after this claim, on
+#: s56-sets, and recorded in stop 56's closing note), and before any judge change is run on it; the judge fixer
+#: (s56-judge) works from main (f9d5e8ef) on App and Qual and never reads held_out56. Decided once at stop 56's
+#: integration with the command below on the base (s56-sets) and on the merged build, by the same rule as stops 49 to
+#: 55: App and Qual each count as a GAIN on held_out56 if and only if its QWK rises by at least 0.03, the other
+#: dimension loses at most 0.02, and the scripted slice loses at most 0.05 on either; a change that misses is kept only
+#: where no held_out56 figure moves the wrong way, and is reported as a missed gain; otherwise the judge merge is
+#: reverted.
+PREREGISTERED56 = {
+    "slice": "held_out56",
+    "command": ".venv/bin/python benchmarks/judge_agreement.py --resamples 200",
+    "base_commit": "f9d5e8ef",
+    "base_figures": None,  # taken after this claim was committed: see stop 56's closing note
+    "targets": ("App.", "Qual."),
+    "claim": {"min_qwk_gain": 0.03, "max_other_qwk_loss": 0.02, "max_scripted_app_qwk_loss": 0.05,
+              "max_scripted_qual_qwk_loss": 0.05},
+    "reported_not_deciding": ("MAE", "mean (judge - rating) over held_out56's scripted-clinician notes and plans, base "
+                              "and merged"),
+    "tests": ("tests/test_mentaleval.py", "tests/test_critical_actions.py", "tests/test_note_precision.py",
+              "tests/test_note_faults.py", "tests/test_agreement.py"),
+}
+
 def _in_split(row: dict[str, Any], split: str) -> bool:
     """``all``: every item; ``earlier``: the first set (``tune`` and ``held_out``, no later slice); else the row's own ``split``."""
     if split == "all":
