@@ -119,7 +119,8 @@ NEWEST_READ = 54
 #: Stop 53 moved heldout52 into the fitting and refuses stop 53's fresh set, heldout53, by name
 #: Stop 54 moved heldout53 into the fitting and refuses stop 54's fresh set, heldout54, by name
 #: Stop 55 moved heldout54 into the fitting and refuses stop 55's fresh set, heldout55, by name
-FRESH = ("heldout55", "held_out55")
+#: Stop 56 refuses stop 56's fresh set, heldout56, by name as well (heldout55 stays refused until a refit reads it)
+FRESH = ("heldout55", "held_out55", "heldout56", "held_out56")
 OUT = ROOT / "mentalhospital_env" / "patient" / "data" / "topic_model.json"
 #: stop 45 measured this reader (C 1, vectors x 3, a topic at 0.5) against the cue-first reader of stops 30-45 (cue
 #: phrases mended by a per-topic stem model: ``combine``'s add/veto/confirm bars and the follow model): leave-one-set-out

@@ -238,7 +238,10 @@ def test_the_interviews_own_business_repeats_no_lexicon_question():
 #: its figure taken at stop 54's end, in the fitting since stop 55), and stop 55's fresh set
 #: (``interview_topics_heldout55``, written apart by a writer who read no code, committed alone before anything ran on
 #: it; none of its 460 utterances repeats an earlier set, case and punctuation aside: the writer reworded 79 repeats, 73
-#: of them stock questions, before handing it over) is never fitted on. A change to a
+#: of them stock questions, before handing it over; its figure taken at stop 55's end), and stop 56's fresh set
+#: (``interview_topics_heldout56``, written apart by a writer who read no code, committed alone before anything ran on
+#: it; none of its 460 utterances repeats an earlier set, case and punctuation aside: the writer reworded 52 repeats,
+#: most of them stock questions, before handing it over) is never fitted on. A change to a
 #: file is a new set and needs a new pin and a new note.
 TOPIC_SETS = [
     ("interview_topics", "5865f5011168ceab7a8bc7c7f337f2b0489852a62bc15b3d31a0b5d3965049e3", 840, 0),
@@ -274,6 +277,7 @@ TOPIC_SETS = [
     ("interview_topics_heldout53", "ed8e05196d88ae778fc1d93978ac4786f8d028f70041233be35096f197ec46ac", 460, 0),
     ("interview_topics_heldout54", "d54b0442da8b9eb16a1cbeac58e6f9b58bb5c77cd37e9a778b99f2d1457b9fe1", 460, 0),
     ("interview_topics_heldout55", "d9540d96f4c5d1510d3b1d64138ed81cca9088b73029ded4c10f9ef30cbff962", 460, 0),
+    ("interview_topics_heldout56", "80fed4bb43aadf7f674e2c949be9e49e558ada76bbb0316e46b63d1461ecd0b7", 460, 0),
 ]
 
 
@@ -327,8 +331,9 @@ def test_the_topic_model_is_never_fitted_on_a_fresh_held_out_set(monkeypatch):
         monkeypatch.setitem(fit_topic_model.SETS, "fresh", fresh)
         with pytest.raises(SystemExit, match="fresh held-out set"):
             fit_topic_model.load("fresh")
-    monkeypatch.setattr(fit_topic_model, "NEWEST_READ", 99)  # heldout55 is refused by name, not by number alone
-    for fresh in ("interview_topics_heldout55.jsonl", "interview-topics-held-out55.jsonl"):
+    monkeypatch.setattr(fit_topic_model, "NEWEST_READ", 99)  # heldout55 and 56 are refused by name, not by number alone
+    for fresh in ("interview_topics_heldout55.jsonl", "interview-topics-held-out55.jsonl",
+                  "interview_topics_heldout56.jsonl", "interview-topics-held-out56.jsonl"):
         monkeypatch.setitem(fit_topic_model.SETS, "fresh", fresh)
         with pytest.raises(SystemExit, match="fresh held-out set"):
             fit_topic_model.load("fresh")
