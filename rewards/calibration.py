@@ -331,8 +331,18 @@ PAIR_SETS: dict[str, tuple[str, str]] = {
             "written by hand at stop 55, by a writer who read no code, from four hand-written records (hw-011, 021, "
             "028, 029), three test-v2 cases (0210, 0387, 0392) and the unseen records uw-020, uw-022, uw-026 and uw-028, "
             "labelled and committed before any matcher read them; no utterance repeats an earlier set; the writer was "
-            "told that an 'opposite' or 'vague' pair never entails and filed none so (thirty-third round: the held-out "
-            "set)"
+            "told that an 'opposite' or 'vague' pair never entails and filed none so (thirty-third round; read at stop "
+            "56)"
+        ),
+    ),
+    "heldout56": (
+        "heldout56_pairs.jsonl",
+        (
+            "written by hand at stop 56, by a writer who read no code, from four hand-written records (hw-025, 026, "
+            "030, 036), three test-v2 cases (0268, 0380, 0464) and the unseen records uw-023, uw-027, uw-028 and uw-029, "
+            "labelled and committed before any matcher read them; no utterance repeats an earlier set (the writer also "
+            "reworded 68 pairs too close to earlier sets' pairs on the same records); an 'opposite' or 'vague' pair "
+            "never entails (thirty-fourth round: the held-out set)"
         ),
     ),
 }
@@ -341,7 +351,7 @@ PAIR_SETS: dict[str, tuple[str, str]] = {
 UNSEEN_SUITES: tuple[Path, ...] = (Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "patient_exam" / "unseen",)
 #: the newest held-out pair set: reported, never fitted on, its errors never listed (it becomes a development set at
 #: the round after its figures are taken)
-HELD_OUT_PAIRS = "heldout55"
+HELD_OUT_PAIRS = "heldout56"
 #: every split a pair may carry: the first set's two halves, then the later sets
 SPLITS: tuple[str, ...] = ("calibration", "held_out", *PAIR_SETS)
 
