@@ -58,7 +58,9 @@ b0e924bd and rated by a consultant who read no code of the library; read at stop
 "held_out54"``: the same on 10 further test-v2 cases, seed 5454 over the unrated test-v2 ids no pair set reads, played at
 ecba7d6f and rated by a consultant who read no code of the library; read at stop 55) and on the stop-55 slice (``split ==
 "held_out55"``: the same on 10 further test-v2 cases, seed 5555 over the unrated test-v2 ids no pair set reads, played at
-26303f8a and rated by a consultant who read no code of the library; never tuned on).
+26303f8a and rated by a consultant who read no code of the library; read at stop 56) and on the stop-56 slice (``split ==
+"held_out56"``: the same on 10 further test-v2 cases, seed 5656 over the unrated test-v2 ids no pair set reads, played at
+f9d5e8ef and rated by a consultant who read no code of the library; never tuned on).
 
 Judges: ``offline`` (default) and ``llm-tiny`` (the LLM judge through a tiny random Llama built offline,
 ``mentalhospital_env.llm.tiny``; its scores are noise and the row only shows that the path runs end to
@@ -154,8 +156,8 @@ def make_judges(names: list[str]) -> dict[str, Any]:
 
 
 _DIMENSION = {"plan": "treatment_appropriateness", "note": "note_quality"}
-SPLITS = ("all", "earlier", "held_out", "scripted", "held_out28", "held_out29", "held_out30", "held_out31", "held_out32", "held_out33", "held_out34", "held_out35", "held_out36", "held_out37", "held_out38", "held_out39", "held_out40", "held_out41", "held_out42", "held_out43", "held_out44", "held_out45", "held_out46", "held_out47", "held_out49", "held_out50", "held_out51", "held_out52", "held_out53", "held_out54", "held_out55")
-HELD_OUT = "held_out55"  # never read while tuning; --disagreements never lists it (stop 55: held_out54 is development data)
+SPLITS = ("all", "earlier", "held_out", "scripted", "held_out28", "held_out29", "held_out30", "held_out31", "held_out32", "held_out33", "held_out34", "held_out35", "held_out36", "held_out37", "held_out38", "held_out39", "held_out40", "held_out41", "held_out42", "held_out43", "held_out44", "held_out45", "held_out46", "held_out47", "held_out49", "held_out50", "held_out51", "held_out52", "held_out53", "held_out54", "held_out55", "held_out56")
+HELD_OUT = "held_out56"  # never read while tuning; --disagreements never lists it (stop 56: held_out55 is development data)
 
 #: Pre-registered at stop 40 (s40-judge), written and committed alone before any change to the judge; the earlier claim
 #: (``PREREGISTERED39``) is in ``scripts/fit_judge_calibration.py`` and this one follows its shape. It is decided once, at

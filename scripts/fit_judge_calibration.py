@@ -54,7 +54,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 #: slices never fitted on, by name: held_out34 (the slice the stop-35 note model was compared on) and held_out35 (written
 #: blind at stop 35 by a consultant who read no code; the slice PREREGISTERED decides on). held_out33 is development
 #: data since stop 35 and fitted on.
-EXCLUDED = ("held_out55",)
+EXCLUDED = ("held_out56",)
 #: Stop 41: held_out39 and held_out40 are development data (read for disagreements at stops 40 and 41) and fitted on
 #: (SLICES); held_out41, rated blind at stop 41 by consultants who read no code, is refused by name (PREREGISTERED41 in
 #: benchmarks/judge_agreement.py decides on it). The models stay off (DECIDED); the refit only keeps them current.
@@ -85,6 +85,8 @@ EXCLUDED = ("held_out55",)
 #: refused by name (PREREGISTERED54 in benchmarks/judge_agreement.py decides on it). The models stay off.
 #: Stop 55: held_out54 is development data (read at stop 55) and fitted on; held_out55, rated blind at stop 55, is
 #: refused by name (PREREGISTERED55 in benchmarks/judge_agreement.py decides on it). The models stay off.
+#: Stop 56: held_out55 is development data (read at stop 56) and fitted on; held_out56, rated blind at stop 56, is
+#: refused by name (PREREGISTERED56 in benchmarks/judge_agreement.py decides on it). The models stay off.
 #: Stop 39: held_out38 is development data (read for disagreements at stop 39 and fitted on: SLICES); held_out39, rated
 #: blind at stop 39 by a consultant who read no code, is refused by name (PREREGISTERED39 decides on it).
 #: Stop 38: held_out36 and held_out37 are development data (read for disagreements at stop 38; fitting may read them);
@@ -303,11 +305,11 @@ PREREGISTERED39 = {
 }
 #: the development slices fitted on (stop 35: every rated slice but ``EXCLUDED``; stop 31 fitted the first six; stop 38
 #: added held_out36 and held_out37; stop 39 added held_out38; stop 41 added held_out39 and held_out40; stop 42 added held_out41;
-#: stop 43 added held_out42; stop 44 added held_out43; stop 45 added held_out44; stop 46 added held_out45; stop 47 added held_out46; stop 50 added held_out49; stop 51 added held_out50; stop 52 added held_out51; stop 53 added held_out52; stop 54 added held_out53; stop 55 added held_out54)
+#: stop 43 added held_out42; stop 44 added held_out43; stop 45 added held_out44; stop 46 added held_out45; stop 47 added held_out46; stop 50 added held_out49; stop 51 added held_out50; stop 52 added held_out51; stop 53 added held_out52; stop 54 added held_out53; stop 55 added held_out54; stop 56 added held_out55)
 SLICES = ("tune", "held_out", "scripted", "held_out28", "held_out29", "held_out30", "held_out31", "held_out32", "held_out33",
           "held_out34", "held_out35", "held_out36", "held_out37", "held_out38", "held_out39", "held_out40", "held_out41",
           "held_out42", "held_out43", "held_out44", "held_out45", "held_out46", "held_out47", "held_out49",
-          "held_out50", "held_out51", "held_out52", "held_out53", "held_out54")
+          "held_out50", "held_out51", "held_out52", "held_out53", "held_out54", "held_out55")
 ALPHA = 1.0
 SIGNS = {
     "plan": {
