@@ -83,6 +83,21 @@ class PersonaProfile:
     most_sentences: int = 0
     #: record sections (their first part) whose facts are said whole, never cut to ``most_sentences``
     said_whole_sections: frozenset[str] = frozenset()
+    #: the patient's own sayings tied to what the speech style says they are about (:func:`topic_sayings`):
+    #: (saying, topics, said after a "no" only)
+    sayings: tuple[tuple[str, frozenset[str], bool], ...] = ()
+
+
+def _runs(text: str, quotes: list[re.Match[str]]) -> dict[int, int]:
+    """For each quotation, how many quotations its run of comma/or/and-joined quotations holds."""
+    run_of: dict[int, int] = {}
+    start = 0
+    for k in range(1, len(quotes) + 1):
+        if k == len(quotes) or not re.fullmatch(r"\s*(?:,\s*(?:or\s+|and\s+)?|or|and)\s*", text[quotes[k - 1].end():quotes[k].start()]):
+            for j in range(start, k):
+                run_of[j] = k - start
+            start = k
+    return run_of
 
 
 def catchphrases(speech_style: str | None) -> tuple[str, ...]:
@@ -104,13 +119,7 @@ def catchphrases(speech_style: str | None) -> tuple[str, ...]:
     # a run of three or more quotations joined by commas is a vocabulary, the words the patient uses ("he says
     # 'it', 'the crash', 'that day', 'I see her', 'the dream'"), never sayings to end a reply on: uw-014's
     # "I see her." closed three replies about mood, energy and suicide
-    run_of: dict[int, int] = {}
-    start = 0
-    for k in range(1, len(quotes) + 1):
-        if k == len(quotes) or not re.fullmatch(r"\s*(?:,\s*(?:or\s+|and\s+)?|or|and)\s*", text[quotes[k - 1].end():quotes[k].start()]):
-            for j in range(start, k):
-                run_of[j] = k - start
-            start = k
+    run_of = _runs(text, quotes)
     for k, m in enumerate(quotes):
         between = text[at:m.start()]
         clause = re.split(r"[;,.:]", between)[-1]
@@ -121,6 +130,55 @@ def catchphrases(speech_style: str | None) -> tuple[str, ...]:
         if said and run_of[k] < 3 and re.match(rf"(?:{openers})\b", phrase, re.IGNORECASE) and 1 < len(phrase.split()) <= 12:
             out.append(phrase[0].upper() + phrase[1:] + ("" if phrase[-1] in "!?" else "."))
     return tuple(dict.fromkeys(out))
+
+
+_QUOTE = re.compile(r"(?<![A-Za-z])['\u2018\"\u201c](.+?)['\u2019\"\u201d](?![A-Za-z])")
+
+
+def topic_sayings(speech_style: str | None) -> tuple[tuple[str, frozenset[str], bool], ...]:
+    """The patient's own sayings that the speech style places by what they are about: a quotation that is a
+    clause of the patient's own (it opens as a saying does, ``catchphrases`` openers of ``data/styles.json``) in a
+    part of the style that names a topic ("No thoughts of ending her life ('That's for the Lord')" -> suicide;
+    "Irritated by talk of memory tests or care homes ('I know where I put things')" -> memory; "Talks more easily
+    about the checking ... ('I know it's daft')" -> the checking), with or without a saying verb. Each is said only
+    to a question on its topics; one whose part of the style is a denial ("No ...", "Denies ...") only after a
+    "no". Not a catchphrase already (said with no topic), never a vocabulary (a run of three or more quotations,
+    "'mate', 'to be fair', 'it's nothing', 'that's it really'"). uw-029 and uw-028 (stops 54-55): the author's quoted sayings were never said, since no
+    saying verb stood before them."""
+    text = speech_style or ""
+    table = load_styles().get("catchphrases", {})
+    openers = "|".join(re.escape(w) for w in table.get("openers", ()))
+    denial = table.get("denial_context")
+    if not text or not openers:
+        return ()
+    from .understanding import understand
+
+    plain = set(catchphrases(text))
+    out: dict[str, tuple[str, frozenset[str], bool]] = {}
+    quotes = list(_QUOTE.finditer(text))
+    run_of = _runs(text, quotes)
+    for k, m in enumerate(quotes):
+        phrase = m.group(1).strip(" .,;")
+        words = phrase.split()
+        if run_of[k] >= 3 or not re.match(rf"(?:{openers})\b", phrase, re.IGNORECASE) or not 2 < len(words) <= 14:
+            continue  # a run of three or more is the words the patient uses ("'I dey kampe', 'na small', ...")
+        said = phrase[0].upper() + phrase[1:] + ("" if phrase[-1] in "!?" else ".")
+        if said in plain or said in out:
+            continue
+        # the part of the style it sits in: back to the last sentence end or semicolon, other quotations left out;
+        # a part of under three words ("...; 'I am not mad, Doctor'", "...; then tearful: 'I'd never ...'") is how
+        # it is said, not what about: read with the part before it
+        before = _QUOTE.sub("x", text[: m.start()])  # "... 'Doctor'. No thoughts" still ends a sentence
+        parts = re.split(r"(?<=[a-z)\]'\u2019])\.\s+|;\s*", before)
+        context = parts[-1]
+        if len(re.findall(r"[A-Za-z]{2,}", context)) < 3 and len(parts) > 1:
+            context = parts[-2]  # "then tearful" is no topic (mood) of the saying
+        topics = frozenset(understand(context.strip(" (:,")).topics) - {"greeting", "closing", "rapport"}
+        if not topics:
+            continue
+        after_no = bool(denial and re.match(denial, context.strip(" (:,"), re.IGNORECASE))
+        out[said] = (said, topics, after_no)
+    return tuple(out.values())
 
 
 def narrative_manner(case: Case) -> Persona | None:
@@ -160,6 +218,16 @@ def persona_for(case: Case) -> PersonaProfile:
     for word in tokenize(persona.speech_style or ""):
         if word in styles["by_style_word"]:
             traits.add(styles["by_style_word"][word])
+    style = (persona.speech_style or "").lower()
+    # a trait named in more than one word ("hard of hearing") or by the words the author quotes as the patient's
+    # own ("'nowt', 'summat'", "'Duw, Duw', 'cariad'"): the dialect the style shows rather than names
+    for phrase, trait in styles.get("by_style_phrase", {}).items():
+        if not phrase.startswith("_") and re.search(rf"\b{re.escape(phrase)}\b", style):
+            traits.add(trait)
+    quoted = " | ".join(m.group(1).lower() for m in _QUOTE.finditer(persona.speech_style or ""))
+    for phrase, trait in styles.get("by_quoted_word", {}).items():
+        if not phrase.startswith("_") and re.search(rf"\b{re.escape(phrase)}\b", quoted):
+            traits.add(trait)
     verbosity = persona.verbosity
     if case.demographics.age < 13:
         verbosity = "terse"  # a child answers in few words; the parent present tells the history
@@ -183,6 +251,7 @@ def persona_for(case: Case) -> PersonaProfile:
         catchphrases=catchphrases(persona.speech_style),
         most_sentences=int(table.get("most_sentences", 0)),
         said_whole_sections=frozenset(styles.get("said_whole_sections", ())),
+        sayings=topic_sayings(persona.speech_style),
     )
 
 

@@ -466,6 +466,20 @@ def long_standing(case: Case) -> bool:
     return long
 
 
+@lru_cache(maxsize=8)
+def _expander(pairs: tuple[tuple[str, str], ...]):
+    """A function saying each contraction of ``pairs`` in full, longest first, the first letter's case kept."""
+    full = {k.lower(): v for k, v in pairs}
+    pattern = re.compile(r"(?<![\w'])(" + "|".join(re.escape(k) for k in sorted(full, key=len, reverse=True)) + r")(?![\w'])",
+                         re.IGNORECASE)
+
+    def said(m: re.Match[str]) -> str:
+        out = full[m.group(1).lower()]
+        return out[0].upper() + out[1:] if m.group(1)[0].isupper() else out
+
+    return lambda text: pattern.sub(said, text.replace("\u2019", "'"))
+
+
 class Voice:
     """The persona's own few variants of each phrase bank, drawn once under its seed."""
 
@@ -554,6 +568,18 @@ class Speaker:
 
     def render(self, plan: AnswerPlan, rng: random.Random, tone: str | None, partial: bool) -> str:
         """The reply text for a plan, in this persona's voice."""
+        return self.in_full(self._render(plan, rng, tone, partial))
+
+    def in_full(self, text: str) -> str:
+        """A formal speaker's words said in full ("I am", "do not": the ``formal`` trait's ``expand`` of
+        ``data/phrases.json``); anyone else's as they are. uw-029's retired teacher ("I would not say so, Doctor")
+        said "I haven't lost interest in things" and "It's been all right" like anyone else."""
+        table = self.voice.traits.get("formal", {}).get("expand")
+        if not table or not text:
+            return text
+        return _expander(tuple(sorted(table.items())))(text)
+
+    def _render(self, plan: AnswerPlan, rng: random.Random, tone: str | None, partial: bool) -> str:
         voice = self.voice
         voice.turn()
         p = self.persona
@@ -664,7 +690,9 @@ class Speaker:
         parts.extend(sentences)
         if partial:
             parts.append(voice.pick("partial", rng))
-        tail = self._tail(plan, rng, len(sentences)) or self._catchphrase(plan, rng, sentences)
+        # a reply that holds back ("Sorry, what was the other thing you asked?") adds no saying of its own
+        tail = (not partial and self._topic_saying(plan, rng, sentences)) or self._tail(plan, rng, len(sentences)) \
+            or self._catchphrase(plan, rng, sentences)
         if tail:
             parts.append(tail)
         elif sentences and parts and not partial:
@@ -1116,6 +1144,39 @@ class Speaker:
             if trait in traits and "tail" in traits[trait] and self._tail_fits(condition, plan, told):
                 return self._trait_tail(trait, rng)
         return ""
+
+    def _topic_saying(self, plan: AnswerPlan, rng: random.Random, sentences: list[str]) -> str:
+        """One of the patient's own sayings that the speech style places by topic (:func:`.decide.topic_sayings`:
+        "No thoughts of ending her life ('That's for the Lord')"), after an answer to a question on its topics, at
+        ``topic_rate`` of ``catchphrases`` in ``data/styles.json``: one placed after a denial only after a "no",
+        never after a "yes"; never one the answer already says, nor more than ``per_encounter`` times."""
+        sayings = self.persona.sayings
+        if not sayings or not sentences:
+            return ""
+        asked = set(plan.question.topics)
+        spoken = [i for i in plan.items if not i.silent and (i.stance in (AFFIRM, DENY) or i.stance == TELL and i.facts)]
+        if not asked or not spoken:
+            return ""
+        denied = all(i.stance == DENY or (i.stance == TELL and self._denial(i.facts[0])) for i in spoken)
+        stock = set(self.voice.banks["dont_know"]) | set(self.voice.banks["clarify"])
+        if all(s in stock for s in sentences):
+            return ""  # "No idea." says nothing a saying could follow (uw-028: "No idea. I'd never, ...")
+        # what the answer is about: the topics of what it tells; a saying follows an answer on its subject, never a
+        # sentence recall found on another ("How much of your day do the thoughts take?" - a propranolol line)
+        about = {t for i in spoken if i.stance in (AFFIRM, TELL) for f in i.facts for t in f.topics}
+        table = load_styles().get("catchphrases", {})
+        said = " ".join(sentences).lower()
+        most = int(table.get("per_encounter", 3))
+        fitting = [p for p, topics, after_no in sayings
+                   if topics & asked and (denied or not after_no) and (denied or topics & about)
+                   and p.lower().rstrip(".!?") not in said
+                   and self.voice.catchphrases_said.get(p, 0) < most]
+        if not fitting or rng.random() >= float(table.get("topic_rate", 0.0)):
+            return ""
+        choice = self.voice.choose(fitting, rng, optional=True)
+        if choice:
+            self.voice.catchphrases_said[choice] = self.voice.catchphrases_said.get(choice, 0) + 1
+        return choice
 
     def _catchphrase(self, plan: AnswerPlan, rng: random.Random, sentences: list[str]) -> str:
         """One of the patient's own sayings from the case's speech style ("It's too late.", "I can't be
