@@ -2919,11 +2919,12 @@ class ScriptedClinician(Doctor):
             extra += [a for a in conf["emergency"] if admitted or a not in ("capacity", "legal_framework")]
         if "suicide" in believed.risks or self._risk_unanswered():
             extra += conf["suicidal_thoughts"]
-        anywhere = conf["dependants_any_setting"]  # a psychosis or mania with children at home, in clinic too
-        if self.walk_in.age_group == "adult" and self._dependants_named() and any(
-            c.startswith(tuple(anywhere["codes"])) for c in believed.codes
-        ):
-            extra.append(anywhere["action"])
+        # a psychosis or mania with children at home, in clinic too; a dependence on alcohol or drugs likewise (stop 56)
+        for anywhere in (conf["dependants_any_setting"], conf["dependants_beside_dependence"]):
+            if self.walk_in.age_group == "adult" and self._dependants_named() and any(
+                c.startswith(tuple(anywhere["codes"])) for c in believed.codes
+            ):
+                extra.append(anywhere["action"])
         # the steps this clinician always takes are looked for outside the drug sentences ("50 mg once daily" is no
         # follow-up within days, though the rules' phrase "daily" reads it so)
         own = " ".join(s for s in re.split(r"(?<=[.])\s+", plan) if not s.startswith(_DRUG_SENTENCES))

@@ -1,0 +1,48 @@
+"""Stop 56 (s56-clin): faults a consultant marked down in the scripted clinician's plans (held_out55's ratings,
+/work/notes/s55/closing55.md 'Noticed and left alone'), chosen by how many of 40 test-v2 cases
+(random.Random(5601).sample, the fresh slice removed) show them, each fixed by a mechanism meant to carry to cases not
+seen."""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+
+@functools.lru_cache(maxsize=None)
+def _played(case_id: str, suite: str = "test-v2"):
+    import gymnasium
+
+    import mentalhospital_env  # noqa: F401  (registers the environments)
+    from mentalhospital_env.agents.scripted import ScriptedClinician
+    from tests.test_scripted_clinician import play
+
+    env = gymnasium.make("MentalHospital-v0", suite=suite, turn_budget=40)
+    try:
+        return play(env, ScriptedClinician(), case_id)
+    finally:
+        env.close()
+
+
+CHILDREN_SENTENCE = "The children at home: who cares for them"
+
+
+@pytest.mark.parametrize("case_id", ["test-v2-0213", "test-v2-0284"])
+def test_children_at_home_beside_a_dependence_are_asked_about(case_id):
+    # held_out55's consultant on test-v2-0213 ('nothing on the two children's safety'; the record: 'With two children in
+    # the household and drinking at 13 units of beer a day, their safety is a safeguarding question for the plan'), and
+    # test-v2-0284 of the 40 sampled (seed 5601): a dependent drinker who said 'I live with my partner and our two
+    # children' got a plan that never named them. A dependence believed beside children at home gets the safeguarding
+    # step worded for the children (who cares for them, whether they have seen the drinking, children's social care)
+    chart = _played(case_id)
+    assert any(c.startswith("F10.2") for c in chart.disorders), chart.disorders
+    assert CHILDREN_SENTENCE in chart.treatment, chart.treatment
+
+
+def test_a_dependence_with_nobody_at_home_depending_gets_no_childrens_sentence():
+    # test-v2-0059: dependent drinking, a past withdrawal fit, 'No, nobody depends on me': no children are invented
+    chart = _played("test-v2-0059")
+    assert any(c.startswith("F10.2") for c in chart.disorders), chart.disorders
+    assert CHILDREN_SENTENCE not in chart.treatment, chart.treatment
+    assert "children" not in chart.treatment.lower(), chart.treatment
