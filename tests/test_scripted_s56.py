@@ -85,3 +85,13 @@ def test_a_months_long_follow_up_of_another_disorder_without_risk_is_left():
     follow = _follow_up(chart.treatment)
     assert follow == "Follow-up: repeat cognitive testing in 6-12 months.", follow
 
+
+def test_not_eating_in_an_acute_psychosis_is_no_referral_to_an_eating_disorder_service():
+    # held_out55's consultant on test-v2-0070 (plan 3/5): 'refers to a specialist eating disorder service a man who is
+    # not eating because of psychosis'. 'Lately I'm not eating or sleeping', told beside voices and a belief that someone
+    # wants to kill him, was read as an eating disorder's restriction (plan_safety.findings_imply), as eating little
+    # with a poor appetite once was; a psychotic finding heard explains it as well (findings_explained_by)
+    chart = _played("test-v2-0070")
+    assert chart.disorders[0].startswith("F2"), chart.disorders
+    assert "eating disorder service" not in chart.treatment, chart.treatment
+    assert "F50" not in " ".join(chart.disorders), chart.disorders
