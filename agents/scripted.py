@@ -1372,6 +1372,20 @@ class ScriptedClinician(Doctor):
         ages = [a for a in ages if a <= age]
         return (age - min(ages)) * 365.0 if ages else None
 
+    def _fitting_beyond_differential(self, lead: list[tuple[Hypothesis, float]], said: float) -> list[tuple[Hypothesis, float]]:
+        """``lead`` led by the best ranked disorder of the lead's category off the differential whose own duration rule
+        the illness heard fits (``duration_principal.beyond_differential``) and of which a finding was heard; the old
+        lead kept beside it, the list cut to ``max_disorders``. Unchanged when there is none."""
+        durations = load_durations()
+        evidence = self._evidence()
+        codes = {h.code for h, _ in lead}
+        for h, s in self._ranked_admissible():
+            if h.code in codes or h.category != lead[0][0].category or durations.rule(h.code) is None:
+                continue
+            if durations.fits(h.code, said, self.walk_in.age) and any(c in evidence for c, _ in h.symptoms):
+                return [(h, lead[0][1])] + lead[: self.script["max_disorders"] - 1]
+        return lead
+
     def _fitting_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
         """``lead`` with a disorder of the lead's category first when the lead lacks a finding it cannot lead without
         (``required_to_lead``: no psychotic depression without a delusion or a hallucination heard) or when its
@@ -1392,6 +1406,11 @@ class ScriptedClinician(Doctor):
                 if h.category == lead[0][0].category and durations.fits(h.code, said, self.walk_in.age):
                     lead = [lead[i]] + lead[:i] + lead[i + 1 :]
                     break
+            else:
+                # none on the differential fits: one of the category ranked further down that a duration rule fits and
+                # a finding of its own heard supports (two days of psychosis: a brief psychotic disorder, stop 56)
+                lead = self._fitting_beyond_differential(lead, said) if self.script["duration_principal"].get(
+                    "beyond_differential") else lead
         lead = self._recurrent_first(self._adjustment_explained_first(self._stressor_first(lead)))
         lead = self._outlasted_first(lead, said)
         lead = self._acute_first(lead, said)
