@@ -2058,6 +2058,10 @@ class ScriptedClinician(Doctor):
         if other:
             parts.append(f"Other: {'; '.join(other)}.")
         safety = [item for item in principal.safety[:3] if fits(item)]
+        # an item for an illness after a birth only where a birth was told (no infant's risk for a man of 25, stop 56)
+        birth = conf["after_a_birth_only"]
+        if not any(self._tells(reply, self.script["after_a_birth"]["said"]) for _, reply in self.findings.replies):
+            safety = [item for item in safety if not any(w in item.lower() for w in birth["words"])]
         # suicidal thoughts told: the supply is limited now, not 'if risk is raised' (``plan.supply_when_risk_heard``)
         supply = conf["supply_when_risk_heard"]
         if set(supply["risks"]) & profile.risks:

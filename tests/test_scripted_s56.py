@@ -106,3 +106,13 @@ def test_a_psychosis_of_two_days_leads_as_a_brief_psychotic_disorder_though_off_
     chart = _played("test-v2-0070")
     assert chart.disorders[0] == "F23", chart.disorders
     assert any(c.startswith("F20") for c in chart.disorders[1:]), chart.disorders
+
+
+def test_a_brief_psychosis_in_a_man_gets_no_postpartum_safety_item():
+    # the brief psychotic disorder's safety item 'in postpartum onset, assess risk to the infant' (knowledge data) was
+    # copied onto the plan of a man of 25 with no baby (test-v2-0070, once it led as F23). An item for an illness after a
+    # birth is said only where a birth was told (plan.after_a_birth_only, read with after_a_birth.said)
+    chart = _played("test-v2-0070")
+    assert chart.disorders[0] == "F23", chart.disorders
+    assert "postpartum" not in chart.treatment and "infant" not in chart.treatment, chart.treatment
+    assert "assess risk to self and others" in chart.treatment, chart.treatment
