@@ -1373,14 +1373,16 @@ class ScriptedClinician(Doctor):
         return (age - min(ages)) * 365.0 if ages else None
 
     def _fitting_beyond_differential(self, lead: list[tuple[Hypothesis, float]], said: float) -> list[tuple[Hypothesis, float]]:
-        """``lead`` led by the best ranked disorder of the lead's category off the differential whose own duration rule
-        the illness heard fits (``duration_principal.beyond_differential``) and of which a finding was heard; the old
+        """``lead`` led by the best ranked disorder of the lead's category off the differential whose own duration rule,
+        a time-limited one (with a maximum), the illness heard fits (``duration_principal.beyond_differential``) and of which a finding was heard; the old
         lead kept beside it, the list cut to ``max_disorders``. Unchanged when there is none."""
         durations = load_durations()
         evidence = self._evidence()
         codes = {h.code for h, _ in lead}
         for h, s in self._ranked_admissible():
-            if h.code in codes or h.category != lead[0][0].category or durations.rule(h.code) is None:
+            # only a time-limited form (a maximum the illness fits): a depression found for two months of premenstrual
+            # symptoms is no premenstrual dysphoric disorder's stand-in (hw-025)
+            if h.code in codes or h.category != lead[0][0].category or durations.maximum_days(h.code) is None:
                 continue
             if durations.fits(h.code, said, self.walk_in.age) and any(c in evidence for c, _ in h.symptoms):
                 return [(h, lead[0][1])] + lead[: self.script["max_disorders"] - 1]

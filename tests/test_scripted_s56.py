@@ -116,3 +116,14 @@ def test_a_brief_psychosis_in_a_man_gets_no_postpartum_safety_item():
     assert chart.disorders[0] == "F23", chart.disorders
     assert "postpartum" not in chart.treatment and "infant" not in chart.treatment, chart.treatment
     assert "assess risk to self and others" in chart.treatment, chart.treatment
+
+
+def test_a_short_history_of_a_disorder_with_a_long_minimum_does_not_lead_as_another_of_its_category():
+    # hw-025 (read after the brief psychosis lead, 0403734a): premenstrual mood symptoms for two months, a premenstrual
+    # dysphoric disorder provisional (it needs a year of cycles) with its diary over two cycles, became a moderate
+    # depressive episode started on sertraline, found off the differential because it fits two months. Only the
+    # time-limited form of the category (a duration rule with a maximum the illness fits: a brief psychotic disorder, an
+    # acute stress reaction) leads from off the differential
+    chart = _played("hw-025", "handwritten")
+    assert chart.disorders[0] == "F32.81", chart.disorders
+    assert "symptom diary" in chart.treatment, chart.treatment
