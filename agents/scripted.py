@@ -1372,6 +1372,22 @@ class ScriptedClinician(Doctor):
         ages = [a for a in ages if a <= age]
         return (age - min(ages)) * 365.0 if ages else None
 
+    def _fitting_beyond_differential(self, lead: list[tuple[Hypothesis, float]], said: float) -> list[tuple[Hypothesis, float]]:
+        """``lead`` led by the best ranked disorder of the lead's category off the differential whose own duration rule,
+        a time-limited one (with a maximum), the illness heard fits (``duration_principal.beyond_differential``) and of which a finding was heard; the old
+        lead kept beside it, the list cut to ``max_disorders``. Unchanged when there is none."""
+        durations = load_durations()
+        evidence = self._evidence()
+        codes = {h.code for h, _ in lead}
+        for h, s in self._ranked_admissible():
+            # only a time-limited form (a maximum the illness fits): a depression found for two months of premenstrual
+            # symptoms is no premenstrual dysphoric disorder's stand-in (hw-025)
+            if h.code in codes or h.category != lead[0][0].category or durations.maximum_days(h.code) is None:
+                continue
+            if durations.fits(h.code, said, self.walk_in.age) and any(c in evidence for c, _ in h.symptoms):
+                return [(h, lead[0][1])] + lead[: self.script["max_disorders"] - 1]
+        return lead
+
     def _fitting_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
         """``lead`` with a disorder of the lead's category first when the lead lacks a finding it cannot lead without
         (``required_to_lead``: no psychotic depression without a delusion or a hallucination heard) or when its
@@ -1392,6 +1408,11 @@ class ScriptedClinician(Doctor):
                 if h.category == lead[0][0].category and durations.fits(h.code, said, self.walk_in.age):
                     lead = [lead[i]] + lead[:i] + lead[i + 1 :]
                     break
+            else:
+                # none on the differential fits: one of the category ranked further down that a duration rule fits and
+                # a finding of its own heard supports (two days of psychosis: a brief psychotic disorder, stop 56)
+                lead = self._fitting_beyond_differential(lead, said) if self.script["duration_principal"].get(
+                    "beyond_differential") else lead
         lead = self._recurrent_first(self._adjustment_explained_first(self._stressor_first(lead)))
         lead = self._outlasted_first(lead, said)
         lead = self._acute_first(lead, said)
@@ -2039,6 +2060,10 @@ class ScriptedClinician(Doctor):
         if other:
             parts.append(f"Other: {'; '.join(other)}.")
         safety = [item for item in principal.safety[:3] if fits(item)]
+        # an item for an illness after a birth only where a birth was told (no infant's risk for a man of 25, stop 56)
+        birth = conf["after_a_birth_only"]
+        if not any(self._tells(reply, self.script["after_a_birth"]["said"]) for _, reply in self.findings.replies):
+            safety = [item for item in safety if not any(w in item.lower() for w in birth["words"])]
         # suicidal thoughts told: the supply is limited now, not 'if risk is raised' (``plan.supply_when_risk_heard``)
         supply = conf["supply_when_risk_heard"]
         if set(supply["risks"]) & profile.risks:
@@ -2201,6 +2226,14 @@ class ScriptedClinician(Doctor):
             # not liver tests at 3 months as the only response; replaced in the follow-up's words themselves, so every
             # wording built from them below keeps it ('Follow-up after that first review: ...' lost it at stop 51)
             said_follow_up = said_follow_up.replace(routine, early)
+        # a routine schedule of months is no first review after a new plan: sooner while a risk is managed, and at a
+        # first assessment of an intellectual disability (``follow_up_sooner``, stop 56: test-v2-0439, 0433)
+        sooner = conf["follow_up_sooner"]
+        if re.match(sooner["months_first"], said_follow_up, re.IGNORECASE):
+            if self._risk_to_others() or {"suicide", "active_suicide"} & profile.risks:
+                said_follow_up = sooner["risk"].format(then=said_follow_up)
+            elif principal.code.startswith(tuple(sooner["first_review_codes"])):
+                said_follow_up = sooner["first_review"].format(then=said_follow_up)
         follow_up = f"Follow-up: {said_follow_up}."
         if unstable:  # an admission first: the outpatient reviews come after it, not in its place
             follow_up = conf["medical_instability"]["follow_up"].format(then=said_follow_up[0].lower() + said_follow_up[1:])
@@ -2919,11 +2952,12 @@ class ScriptedClinician(Doctor):
             extra += [a for a in conf["emergency"] if admitted or a not in ("capacity", "legal_framework")]
         if "suicide" in believed.risks or self._risk_unanswered():
             extra += conf["suicidal_thoughts"]
-        anywhere = conf["dependants_any_setting"]  # a psychosis or mania with children at home, in clinic too
-        if self.walk_in.age_group == "adult" and self._dependants_named() and any(
-            c.startswith(tuple(anywhere["codes"])) for c in believed.codes
-        ):
-            extra.append(anywhere["action"])
+        # a psychosis or mania with children at home, in clinic too; a dependence on alcohol or drugs likewise (stop 56)
+        for anywhere in (conf["dependants_any_setting"], conf["dependants_beside_dependence"]):
+            if self.walk_in.age_group == "adult" and self._dependants_named() and any(
+                c.startswith(tuple(anywhere["codes"])) for c in believed.codes
+            ):
+                extra.append(anywhere["action"])
         # the steps this clinician always takes are looked for outside the drug sentences ("50 mg once daily" is no
         # follow-up within days, though the rules' phrase "daily" reads it so)
         own = " ".join(s for s in re.split(r"(?<=[.])\s+", plan) if not s.startswith(_DRUG_SENTENCES))
