@@ -920,12 +920,10 @@ def test_a_relatives_worry_is_not_the_patients(section, sentence, expected, abse
         # waking as the time of a drink asks no sleep, but rested after waking does
         ("Do you feel rested after you wake up?", None, "sleep", None),
         ("How long after you wake up do you have your first drink?", None, "alcohol", "sleep"),
-        pytest.param("How much are you smoking now?", "Do you use any drugs?", "tobacco", None,
-                     marks=pytest.mark.xfail(strict=True, reason="stop 53: the reader refitted with heldout52 (whose "
-                                             "writer files smoking 'herb' and 'weed' under cannabis) reads cannabis 0.23 "
-                                             "over tobacco 0.17 after a general drug question, an ambiguous reading; "
-                                             "uw-021's patient, whose deflection pinned it, still answers with its "
-                                             "tobacco ('Tobacco, 20 roll-your-own a day since 14.')")),
+        # a strict xfail from stop 53 to stop 55 (the reader read cannabis 0.23 over tobacco 0.17 after a general drug
+        # question); stop 56's refit with heldout55 reads neither at its bar (cannabis 0.12, tobacco 0.10) and the
+        # empty-question floor gives back the cues' tobacco
+        ("How much are you smoking now?", "Do you use any drugs?", "tobacco", None),
     ],
 )
 def test_s50_review_cues_need_their_frame(utterance, context, expected, absent):
