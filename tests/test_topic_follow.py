@@ -53,7 +53,8 @@ def test_the_hand_written_rule_alone_carried_the_turn_before_into_them():
                    "from the previous turn's tablets and sleep under 0.05, so the question is no longer read bare "
                    "(understanding.CARRY_BARE fires where the reader read nothing of substance) and the sleep the "
                    "tablets were for is not carried; the patient is asked whether the tablets helped. Widening the bare "
-                   "carry to a reading made only of previous-turn topics was not measured by leave-one-set-out")
+                   "carry to a reading made only of previous-turn topics changed one reading over heldout54/55 left out, "
+                   "for the worse (avoidance carried into 'Where were you when the first one hit you?'), so not done")
 def test_a_question_that_leans_on_the_turn_before_carries_its_topics():
     # a strict xfail from stop 46 to stop 48 (the reader carried nothing); stop 49's CARRY_BARE carries it
     read = understand("Did that do anything for you?", "Have you tried any tablets for your sleep?")
