@@ -88,3 +88,12 @@ def test_a_chart_line_after_pt_quotation_is_never_said_with_it() -> None:
     said = _said(_compile(hpi))
     assert "risk" not in said.lower()
     assert "I only shouted because I heard them on the stairs" in said
+
+
+def test_two_quotations_under_the_patients_label_are_said_without_their_marks() -> None:
+    # uw-021 once "Pt:" was read as hers: "I've only had the one, mate.' 'Where's Trev? He was right behind me ..."
+    hpi = ("02/11/2026 23:10 ED triage. Pt: 'I only had a pint, honest.' 'Where's Dai? He was right behind me on the "
+           "bike.' Plan: CT head.")
+    said = _said(_compile(hpi, "male"))
+    assert "Where's Dai? He was right behind me" in said
+    assert "honest.' '" not in said and "'" not in said.replace("'s", "").replace("I'", "").replace("n't", "")

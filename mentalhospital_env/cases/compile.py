@@ -2746,7 +2746,9 @@ def _labelled_quotes_plain_(text: str, names: tuple[str, ...], data: dict[str, A
     relative_spoke = False
     others = set(data["people_nouns"]) | set(data["source_labels"]) | set(data["referral_labels"])
     for m in _LABELLED_QUOTE.finditer(text):
-        label, words = m.group(1), m.group(2).strip()
+        # two quotations under one label ("Pt: 'I've only had the one, mate.' 'Where's Trev? ...'") are one run of her
+        # words: the marks between them are never said
+        label, words = m.group(1), re.sub(r"([.!?,])['\u2019\u201d\"]\s+['\u2018\u201c\"](?=\w)", r"\1 ", m.group(2).strip())
         # "Pt: '...'" is spelt out "The patient: '...'" before this (abbreviations.json): the article is no part of
         # whose label it is (uw-029's "The police were very nice. I only rang because ...' Risk: as before." was read
         # as the writer's sentence and said with the risk line's tail)
