@@ -97,3 +97,12 @@ def test_two_quotations_under_the_patients_label_are_said_without_their_marks() 
     said = _said(_compile(hpi, "male"))
     assert "Where's Dai? He was right behind me" in said
     assert "honest.' '" not in said and "'" not in said.replace("'s", "").replace("I'", "").replace("n't", "")
+
+
+def test_a_relatives_bracketed_label_over_her_history_stays_the_patients_to_tell() -> None:
+    # uw-016 on 0c1a85cf: "Mother (Sharon, 52): 'nerves', panic attacks in her 30s, ..." in the family history lost "My
+    # mother has had nerves, panic attacks in her 30s ..." (a quoted word, not her words about the patient)
+    ehr = EHR(chief_complaint="Low mood since the spring.", history_of_present_illness="Low mood since the spring.",
+              family_history="Mother (Jean, 58): 'nerves', panic attacks in her 40s, diazepam from the GP.")
+    said = _said(compile_facts(ehr, "female"))
+    assert "panic attacks" in said

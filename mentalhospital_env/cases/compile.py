@@ -2759,6 +2759,8 @@ def _labelled_quotes_plain_(text: str, names: tuple[str, ...], data: dict[str, A
         )
         if not is_patient and low not in data["people_nouns"]:
             continue  # a referrer's words ("GP: 'health anxiety ...'") stay with the sentence around them
+        if "(" in m.group(0)[:m.start(2) - m.start()] and not re.search(r"[.!?]$", words):
+            continue  # "Mother (Sharon, 52): 'nerves', panic attacks in her 30s": a relative's history, about her (uw-016)
         if m.start() > at and text[at:m.start()].strip():
             out.append(("plain", "", text[at:m.start()].strip()))
         relative_spoke = relative_spoke or low in data["people_nouns"]
