@@ -1444,6 +1444,10 @@ def _quote_marks(text: str) -> list[int]:
             continue
         out.append(at)
     return out
+# a first name or a surname as a record writes it: capitalised, in any Latin script ("Siân", "Rhodri", "Zoë", "Tāne"); an
+# ASCII-only pattern never found uw-029's daughter Siân, so her words and the carer's assessment of her were told as the
+# patient's
+_NAME = r"[A-Z\u00C0-\u00D6\u00D8-\u00DE][a-z\u00DF-\u00F6\u00F8-\u024F]+"
 _OTHER_PRONOUN = re.compile(r"\b(?:he|him|his|she|her|hers|himself|herself)\b", re.IGNORECASE)
 
 
@@ -1631,7 +1635,7 @@ def _quote_speaker(before: str, names: tuple[str, ...], people: frozenset[str]) 
     """Who opens a quotation: "other" after another person's label or attribution ("Raewyn: '", "Shona (differs): '",
     "Raewyn says '"), "own" after the patient's, None when the sentence does not say."""
     rules = _attribution()
-    m = re.search(r"\b([A-Z][a-z]+)(?:\s*\([^()]*\))?\s*(?::|,|\s+(\w+)(?:\s+that)?)\s*$", before)
+    m = re.search(rf"\b({_NAME})(?:\s*\([^()]*\))?\s*(?::|,|\s+(\w+)(?:\s+that)?)\s*$", before)
     if not m:
         return None
     verb = (m.group(2) or "").lower()
@@ -1716,12 +1720,12 @@ def _lay_people(data: dict[str, Any]) -> frozenset[str]:
 def _other_named(token, names: tuple[str, ...], whole: str, data: dict[str, Any]) -> bool:
     """Whether a proper noun names someone other than the patient whom the record introduces beside a relation
     or role ("his mother, Sharon", "Travis Heller (34)", "sister Kayla"), never the patient or a clinician."""
-    if token.text in names or not re.fullmatch(r"[A-Z][a-z]+", token.text):
+    if token.text in names or not re.fullmatch(rf"{_NAME}", token.text):
         return False
     if any(t.text.rstrip(".") in data["paragraph_speaker"]["clinician_titles"] for t in token.lefts):
         return False
     roles = "|".join(sorted(_lay_people(data), key=len, reverse=True))
-    return re.search(rf"\b(?:{roles})s?\b[,(]?\s*\(?{token.text}\b|\b{token.text}\b(?: [A-Z][a-z]+)?\s*[,(]\s*"
+    return re.search(rf"\b(?:{roles})s?\b[,(]?\s*\(?{token.text}\b|\b{token.text}\b(?: {_NAME})?\s*[,(]\s*"
                      rf"(?:(?:a|an|the|his|her|their)\s+)?(?:\w+\s+)?(?:{roles}|\d+)\b", whole, re.IGNORECASE) is not None
 
 
@@ -1795,15 +1799,15 @@ def _label_speaker(label: str, data: dict[str, Any], section: str = "", people: 
         return _label_speaker(f"{said_by[0]} from {sent.group(1).strip()}", data, section, people, author=False)
     if len(re.sub(r"\(.*", "", label).split()) > rules["label_words"]:
         return False  # "Kerry says that until the end of Year 3 there were no worries at school: ..." is a sentence
-    words = re.findall(r"[a-z]+(?:'s)?", label.lower())
+    words = re.findall(r"[^\W\d_]+(?:'s)?", label.lower())  # a name in any Latin script: "telephone - Siân"
     bare = [w[:-2] if w.endswith("'s") else w for w in words]
-    outside = re.findall(r"[a-z]+", re.sub(r"\(.*", "", label.lower()))  # "(w/ pt consent)" is no label of the patient's
+    outside = re.findall(r"[^\W\d_]+", re.sub(r"\(.*", "", label.lower()))  # "(w/ pt consent)" is no label of the patient's
     if any(w in data["patient_nouns"] for w in outside):
         return False
     if any(w in rules["legal_label_words"] for w in words):
         return False  # "Police section 136: found on the outside of the railing ...": a legal power, no one's account
-    if any(w in rules["informant_nouns"] for w in bare):
-        return True
+    if any(w in rules["informant_nouns"] or (w.endswith("s") and w[:-1] in rules["informant_nouns"]) for w in bare):
+        return True  # a plural too: "CARERS' ASSESSMENT - Siân Hughes" (uw-029) is the carer's account
     if section in ("history_of_present_illness", "chief_complaint") and len(outside) > 1 and outside[0] in lay:
         return True  # "Boyfriend at bedside (RN note):", "Mother at the home visit:": the relative present tells it
     return any(w in lay for w in bare) and any(
@@ -1926,10 +1930,10 @@ def _other_people(whole: str, names: tuple[str, ...], data: dict[str, Any]) -> f
     roles = "|".join(sorted(_lay_people(data), key=len, reverse=True))
     titles = "|".join(data["paragraph_speaker"]["clinician_titles"])
     found = set()
-    for m in re.finditer(rf"\b(?:{roles})s?\b[,(]?\s*\(?([A-Z][a-z]+)\b|\b([A-Z][a-z]+)\b(?: [A-Z][a-zA-Z]+)?\s*[,(]\s*"
+    for m in re.finditer(rf"\b(?:{roles})s?\b[,(]?\s*\(?({_NAME})\b|\b({_NAME})\b(?: [A-Z][a-zA-Z]+)?\s*[,(]\s*"
                          rf"(?:(?:a|an|the|his|her|their)\s+)?(?:\w+\s+)?(?:{roles}|\d+)\b", whole, re.IGNORECASE):
         name = m.group(1) or m.group(2)
-        if not re.fullmatch(r"[A-Z][a-z]+", name) or name in names or name.lower() in data["calendar_words"]:
+        if not re.fullmatch(rf"{_NAME}", name) or name in names or name.lower() in data["calendar_words"]:
             continue
         if re.search(rf"\b(?:{titles})\.?\s*(?:[A-Z]\.\s*)*$", whole[max(0, m.start() - 12):m.start() + (0 if m.group(2) else len(m.group(0)) - len(name))]):
             continue
@@ -2039,8 +2043,8 @@ def sentence_voices(text: str, section: str, names: tuple[str, ...], whole: str,
             # ADMINISTRATION RECORD"); a title of no kind under a titled block ("SCHEDULED", "PRN") keeps it
             entry = _label_speaker(_STAMP.sub("", re.sub(r"\s+-\s+", " ", para)), data, section, people)
             kind = _heading_kind(para, kinds)
-            if kind or carried != "heading":
-                block, carried = kind, "heading" if kind else ""
+            if kind or carried not in ("heading", "log"):
+                block, carried = kind, ("log" if _heading_kind(para, {"clinician_headings": kinds["log_headings"]}) else "heading") if kind else ""
             continue
         caps = re.match(r"[A-Z][A-Z0-9&/ ,-]{3,}(?=\s|$)", para)
         kind = _heading_kind(caps.group(0), kinds) if caps else None
@@ -2048,8 +2052,8 @@ def sentence_voices(text: str, section: str, names: tuple[str, ...], whole: str,
             kind = _heading_kind(para, kinds)  # the title names its writer anywhere ("... - <name>, Resident Assistant")
         if kind:
             block, carried = kind, "heading"  # "LABS AND IMAGING - see EXAMS for full results. Key: ..."
-        elif stamp:
-            block, carried = None, ""  # a new dated entry
+        elif stamp and carried != "log":
+            block, carried = None, ""  # a new dated entry; a log's dated lines are its entries (log_headings)
         alone = re.fullmatch(r"((?:[^:.!?'\u2018\u201c\"()]|\([^()]*\)){1,80}?):\s*", para)
         if alone:
             # "Impression (01-Dec):", "Recommendations to GIM (numbered):", "Problem list:": a label line whose
@@ -2109,6 +2113,8 @@ def sentence_voices(text: str, section: str, names: tuple[str, ...], whole: str,
                 # disclosed ...") gives its own sentence a kind, not the sentences after it
                 kind = _label_kind(inner.group(1), kinds)
                 sentence_kind = None if kind == "history" else kind or line_kind
+                if _others_words_label(inner.group(1), pronoun, data):
+                    other = True  # "... to CMHT duty. His words: 'I don't want to get her in trouble ...'" in her record
             said = _reports(sentence, names, whole, data, pronoun) if other or not label or line_kind else None
             if other and said == "patient" and not quoted:
                 # "Pt says ...": the patient's own account again; never the informant's own quotation of him ("Since
@@ -2117,6 +2123,8 @@ def sentence_voices(text: str, section: str, names: tuple[str, ...], whole: str,
             pos = _find_sentence(text, sentences[k], cursor)
             if sentence_kind and not said and _her_report(sentence, data):
                 said = "patient"  # "Says she feels empty ..." in a nursing entry: the patient's account, told
+            if carried == "log" and not other:
+                said = None  # a log's line is its writer's, her reported words too ("Gwen says she took tablets at teatime.")
             writer = None if other or said in ("account", "patient") else (
                 sentence_kind or ("clinician" if section not in data["list_sections"] and _order(sentence, kinds) else None))
             if other or said == "account":
@@ -2132,6 +2140,17 @@ def sentence_voices(text: str, section: str, names: tuple[str, ...], whole: str,
                     out.append(Voice("informant", quote, pos, pos + len(sentences[k]) if pos >= 0 else -1, quote=True))
             cursor = pos + len(sentences[k]) if pos >= 0 else cursor
     return out
+
+
+def _others_words_label(label: str, pronoun: str, data: dict[str, Any]) -> bool:
+    """Whether a label inside a paragraph gives the words that follow to someone of the other sex than the patient:
+    a possessive and an account noun ("His words", "Her account" in a man's record). uw-029's neighbour rang the team
+    ("TELEPHONE IN - Mr Ryan Price, No. 16 (neighbour), to CMHT duty. His words: '... she's banging on the wall ...
+    She put another letter through ...'") and the patient admitted letters she denies in his words."""
+    other = {"he": "her", "she": "his"}.get(pronoun)
+    words = re.findall(r"[a-z]+", re.sub(r"\([^()]*\)", " ", label.lower()))
+    return bool(other) and len(words) == 2 and words[0] == other and (
+        words[1] in data["paragraph_speaker"]["account_nouns"] or words[1].removesuffix("s") in data["paragraph_speaker"]["account_nouns"])
 
 
 def _label_kind(label: str, kinds: dict[str, Any]) -> str | None:
@@ -2313,7 +2332,7 @@ def _named_sexes(whole: str, names: tuple[str, ...], data: dict[str, Any]) -> di
     out: dict[str, str] = {}
     for sex in ("male", "female"):
         kin = "|".join(w for w in data["same_gender_relatives"][sex] if w not in data["same_gender_relatives"]["female" if sex == "male" else "male"])
-        for m in re.finditer(rf"\b(?:{kin})\b,?\s+\(?([A-Z][a-z]+)\b|\b([A-Z][a-z]+)(?: [A-Z][a-zA-Z]+)?\s*[,(]\s*(?:(?:a|an|the|his|her|their|my)\s+)?(?:{kin})\b", whole):
+        for m in re.finditer(rf"\b(?:{kin})\b,?\s+\(?({_NAME})\b|\b({_NAME})(?: [A-Z][a-zA-Z]+)?\s*[,(]\s*(?:(?:a|an|the|his|her|their|my)\s+)?(?:{kin})\b", whole):
             name = m.group(1) or m.group(2)
             if name not in names and name.lower() not in data["calendar_words"]:
                 out.setdefault(name, sex)
@@ -2641,7 +2660,8 @@ def _carried_relative(part: str, lead: tuple[str, str | None] | None, data: dict
 
 _LABELLED_QUOTE = re.compile(
     r"(?:(?<=^)|(?<=[.;:!?'\u2019\u201d]\s)|(?<=[.;:!?]['\u2019\u201d]\s))"
-    r"([A-Z][\w'\u2019-]*(?: [A-Za-z][\w'\u2019-]*){0,2}):\s*['\u2018\u201c\"](.+?)['\u2019\u201d\"](?=\s+[A-Z]|\s*$|[.,;:)])"
+    r"([A-Z][\w'\u2019-]*(?: [A-Za-z][\w'\u2019-]*){0,2})(?:\s*\([^()'\u2018\u201c\"]{1,60}\))?:\s*['\u2018\u201c\"](.+?)['\u2019\u201d\"]"
+    r"(?=\s+[A-Z]|\s*$|[.,;:)])"
 )
 
 
@@ -2726,14 +2746,21 @@ def _labelled_quotes_plain_(text: str, names: tuple[str, ...], data: dict[str, A
     relative_spoke = False
     others = set(data["people_nouns"]) | set(data["source_labels"]) | set(data["referral_labels"])
     for m in _LABELLED_QUOTE.finditer(text):
-        label, words = m.group(1), m.group(2).strip()
-        low = label.lower()
+        # two quotations under one label ("Pt: 'I've only had the one, mate.' 'Where's Trev? ...'") are one run of her
+        # words: the marks between them are never said
+        label, words = m.group(1), re.sub(r"([.!?,])['\u2019\u201d\"]\s+['\u2018\u201c\"](?=\w)", r"\1 ", m.group(2).strip())
+        # "Pt: '...'" is spelt out "The patient: '...'" before this (abbreviations.json): the article is no part of
+        # whose label it is (uw-029's "The police were very nice. I only rang because ...' Risk: as before." was read
+        # as the writer's sentence and said with the risk line's tail)
+        low = re.sub(r"^(?:the|her|his)\s+", "", label.lower())
         is_patient = (
             low in data["patient_nouns"] or label in names
             or (relative_spoke and " " not in label and low not in others and not low.endswith("'s"))
         )
         if not is_patient and low not in data["people_nouns"]:
             continue  # a referrer's words ("GP: 'health anxiety ...'") stay with the sentence around them
+        if "(" in m.group(0)[:m.start(2) - m.start()] and not re.search(r"[.!?]$", words):
+            continue  # "Mother (Sharon, 52): 'nerves', panic attacks in her 30s": a relative's history, about her (uw-016)
         if m.start() > at and text[at:m.start()].strip():
             out.append(("plain", "", text[at:m.start()].strip()))
         relative_spoke = relative_spoke or low in data["people_nouns"]
@@ -2741,6 +2768,19 @@ def _labelled_quotes_plain_(text: str, names: tuple[str, ...], data: dict[str, A
         at = m.end()
         while at < len(text) and text[at] in ".,;: ":
             at += 1
+        if not is_patient:
+            # "Daughter (Siân): 'She's changed since Dad died ...' Thinks it is dementia. Says Mam complained ...":
+            # a sentence after another's quotation that opens on a verb of her telling with no subject of its own is
+            # hers too (attribution.json carried_report_verbs; uw-029's "I think it is dementia" was the patient's)
+            carried = _attribution()["carried_report_verbs"]
+            for sentence in split_sentences(text[at:]):
+                first = re.match(r"[A-Z][a-z]+\b", sentence)
+                where = text.find(sentence, at)
+                if not first or where < 0 or text[at:where].strip() or not (
+                        first.group(0).lower().removesuffix("s") in carried or first.group(0).lower().removesuffix("es") in carried):
+                    break
+                out.append(("other", label, sentence))
+                at = where + len(sentence)
     if text[at:].strip():
         out.append(("plain", "", text[at:].strip()))
     return out or [("plain", "", text)]
@@ -2910,12 +2950,17 @@ def _patient_names(ehr: EHR, sex: str | None = None) -> tuple[str, ...]:
     names: list[str] = []
     for _section, text in ehr.sections():
         plain = _unquoted(text)
-        for m in re.finditer(r"\b(Mr|Mrs|Ms|Miss|Master)\.? ([A-Z][a-z]+)(?: ([A-Z][a-z'-]+))?", plain):
+        for m in re.finditer(rf"\b(Mr|Mrs|Ms|Miss|Master)\.? ({_NAME})(?: ([A-Z][a-z'-]+))?", plain):
             if m.group(1) not in titles:
                 continue
             if re.search(rf"\b(?:{roles})s?\b[^.;()]{{0,12}}$", plain[max(0, m.start() - 40):m.start()], re.IGNORECASE):
                 continue
             names += [g for g in m.groups()[1:] if g]
+        # the name she goes by, quoted in brackets after her titled given name ("Mrs Gwenllian ('Gwen') PRITCHARD",
+        # uw-029: the home carer's "Gwen says she took tablets at teatime" was read as another woman's)
+        for m in re.finditer(rf"\b(?:{'|'.join(titles)})\.? ({_NAME})\s*\(\s*['\u2018\"\u201c]({_NAME})['\u2019\"\u201d]\s*\)", text):
+            if m.group(1) in names:
+                names.append(m.group(2))
         m = re.match(r"^([A-Z][a-z]+)(?: [A-Z][a-z]+)?,? (?:is )?an? \d+[- ]year[- ]old\b", plain.strip())
         if m:
             names.append(m.group(1))
@@ -2985,12 +3030,12 @@ def _relative_names(ehr: EHR, sex: str) -> dict[str, str]:
     whole = " ".join(t for _s, t in ehr.sections())
     found: dict[str, str] = {}
     own = _Person.of(sex).possessive  # "her mother, Chloe" in a man's record is someone else's mother
-    for m in re.finditer(rf"\b(?i:{own})\s+({relations}),?\s+\(?(?:Mrs|Mr|Ms|Miss)\.?\s+([A-Z][a-z]+)\b", whole):
+    for m in re.finditer(rf"\b(?i:{own})\s+({relations}),?\s+\(?(?:Mrs|Mr|Ms|Miss)\.?\s+({_NAME})\b", whole):
         # "His mother, Mrs Helen Maddox (48, ...)": a titled relative is named too (uw-013)
         if m.group(1).lower() in data["relative_lay"]:
             found.setdefault(m.group(2), "my " + data["relative_lay"][m.group(1).lower()])
-    for m in re.finditer(rf"\b(?i:{own})\s+({relations}),?\s+\(?([A-Z][a-z]+)\b(?!\s+[A-Z])"
-                         rf"|\b([A-Z][a-z]+)\s*[,(]\s*(?i:{own})\s+({relations})\b(?!['\u2019]s)", whole):
+    for m in re.finditer(rf"\b(?i:{own})\s+({relations}),?\s+\(?({_NAME})\b(?!\s+[A-Z])"
+                         rf"|\b({_NAME})\s*[,(]\s*(?i:{own})\s+({relations})\b(?!['\u2019]s)", whole):
         relation, name = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
         if m.group(3) and re.search(r"[:;,]\s*$", whole[max(0, m.start() - 3):m.start()]):
             # "Supports: Darren, her mother (daily), ...": a name after a list's colon or comma is the list's item
