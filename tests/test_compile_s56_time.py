@@ -56,6 +56,15 @@ def test_a_current_entry_with_a_dated_break_in_its_history_is_taken_now() -> Non
     assert "olanzapine" in reply.lower() and "used to take olanzapine" not in reply.lower(), reply
 
 
+def test_a_stop_told_elsewhere_is_the_break_the_entry_dates() -> None:
+    history = _notes(("10/03/2026", "Low, tearful about her husband."),
+                     ("20/07/2026", "Has not taken olanzapine since about 14/06, 'I'm not having it'."),
+                     ("25/11/2026", "Settled, sleeping 7 hours."))
+    told = " ".join(_said(history, _MEDS))
+    assert re.search(r"I take [^.]*olanzapine", told, re.IGNORECASE), told
+    assert not re.search(r"used to take [^.]*olanzapine", told, re.IGNORECASE), told
+
+
 def test_an_entry_that_stopped_without_a_restart_is_still_one_she_used_to_take() -> None:
     meds = "- Olanzapine 5 mg at night, stopped by herself 14/06/2026.\n- Ramipril 2.5 mg in the morning."
     told = " ".join(_said(_HISTORY, meds))
