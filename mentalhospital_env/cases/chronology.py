@@ -563,11 +563,6 @@ def _said_past(f: Fact, when: int, encounter: int, status: str | None, data: dic
     or how long it lasted) and what became of it (tails)."""
     says = f.patient_says or ""
     if not _presents(says):
-        if f.polarity == "absent" and status != "resolved":
-            # a denial a later state belies, in words no parse puts in the past ("I haven't had any plan, intent or
-            # past attempts." of October beside a suicidal act in November, uw-020): marked past it was still said,
-            # in the present, to the question asked now; it is not said
-            return replace(f, time="past", told=False, patient_says=None)
         if re.search(data["record_now_pattern"], says, re.IGNORECASE):
             # "I've had alcohol - hardly drink now." (2025) beside a 2026 "15-20 a week": a word of now that no parse puts
             # in the past is not said at all
@@ -661,6 +656,12 @@ def _record_pass(facts: list[Fact], ehr: EHR, texts: dict[str, str], sentences: 
             # that it went or eased: the interviewer must hear it
         if f.polarity == "absent" and (status == "resolved" or all(c.denied for c in later if c.date == last)):
             continue  # a denial a later denial repeats ("no violence", "No thoughts of ending her life now"): it still holds
+        if f.polarity == "absent" and not _presents(f.patient_says or ""):
+            # a denial a later state belies, in words no parse puts in the past ("I haven't had any plan, intent or
+            # past attempts." of October beside a suicidal act in November, uw-020): marked past it was still said,
+            # in the present, to the question asked now; it is not said (an ended fit note's "not fit" is no denial)
+            out[k] = replace(f, time="past", told=False, patient_says=None)
+            continue
         out[k] = _said_past(f, s.date, encounter, status, data)
     return out
 
