@@ -654,8 +654,14 @@ def _record_pass(facts: list[Fact], ehr: EHR, texts: dict[str, str], sentences: 
             continue  # a risk of the present episode (uw-019's ligature kept 'for if bail goes against me on the 30th',
             # removed by a search that day) is never told as settled on a later word, and an older one only on a word
             # that it went or eased: the interviewer must hear it
-        if f.polarity == "absent" and status == "resolved":
-            continue  # a denial a later denial repeats ("no violence"): it still holds
+        if f.polarity == "absent" and (status == "resolved" or all(c.denied for c in later if c.date == last)):
+            continue  # a denial a later denial repeats ("no violence", "No thoughts of ending her life now"): it still holds
+        if f.polarity == "absent" and not _presents(f.patient_says or ""):
+            # a denial a later state belies, in words no parse puts in the past ("I haven't had any plan, intent or
+            # past attempts." of October beside a suicidal act in November, uw-020): marked past it was still said,
+            # in the present, to the question asked now; it is not said (an ended fit note's "not fit" is no denial)
+            out[k] = replace(f, time="past", told=False, patient_says=None)
+            continue
         out[k] = _said_past(f, s.date, encounter, status, data)
     return out
 

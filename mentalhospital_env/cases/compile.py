@@ -4359,10 +4359,15 @@ def _medicines(text: str, data: dict[str, Any], clean: str | None = None) -> str
         if re.search(rules.get("unsaid_pattern", r"(?!)"), words, re.IGNORECASE):
             continue
         status = over
+        # a break its entry dates at both ends ("stopped by herself 25/06-22/09/2026" beside "since 04/11/2026") is
+        # no stop of the course (interruption_pattern)
+        kept = re.sub(rules["interruption_pattern"], " ", words, flags=re.IGNORECASE)
         if re.search(rules["never_taken_pattern"], words, re.IGNORECASE):
             status = "never"
-        elif re.search(rules["stopped_pattern"], words, re.IGNORECASE) or (
-                status == "current" and (name.lower() in _STOPPED.get() or name.lower().split()[0] in _STOPPED.get())
+        elif re.search(rules["stopped_pattern"], kept, re.IGNORECASE) or (
+                # an entry that dates its own break is its whole course: another sentence's stop is that break
+                status == "current" and kept == words
+                and (name.lower() in _STOPPED.get() or name.lower().split()[0] in _STOPPED.get())
                 and _issued_lately(words, rules) is not True) or (
                 screen and not re.search(rules["taken_now_pattern"], words, re.IGNORECASE)
                 and _issued_lately(words, rules) is False):
