@@ -87,3 +87,34 @@ def test_a_short_benzodiazepine_is_not_allowed_for_a_depression(ca):
     plan = "Sertraline 50 mg. Lorazepam 1 mg prn short-term for agitation."
     profile = Profile(codes=("F32.1",), setting="outpatient", age=40, sex="male", medications="")
     assert "benzodiazepine" not in {r.action for r in ca.advised(profile, plan, "may")}
+
+
+# --- App.: a plan that says it arranges no follow-up has none (held_out34..55: every rated plan saying 'No follow-up',
+# 'no further follow-up needed', 'no follow-up arranged' was rated 1 or 2; held_out55 plan-5553, an emergency discharge
+# after a crisis call with 'No follow-up arranged.', rated 2, scored 4.0 with its follow-up credited)
+
+def _follow_up(plan):
+    from mentalhospital_env.cases import load_suite
+    from mentalhospital_env.rewards.mentaleval.features import read_plan
+    from mentalhospital_env.rewards.mentaleval.guidelines import case_guideline
+    from mentalhospital_env.rewards.mentaleval.offline import plan_follow_up
+
+    case = load_suite("dev").cases[0]
+    return plan_follow_up(read_plan(plan, case_guideline(case), case))
+
+
+@pytest.mark.parametrize("plan", [
+    "Start sertraline 50 mg daily. Discharge home; self-refer to talking therapies. No follow-up arranged.",
+    "Discharge to GP; no further follow-up needed as no risk.",
+    "Diazepam 10 mg tds. No follow-up needed; see GP if not settling.",
+])
+def test_a_plan_that_arranges_no_follow_up_has_none(plan):
+    assert _follow_up(plan) == 0.0
+
+
+@pytest.mark.parametrize("plan", [
+    "Start sertraline 50 mg daily. Review in two weeks.",
+    "No follow-up is needed from the crisis team; review in clinic in two weeks.",
+])
+def test_a_follow_up_arranged_still_counts(plan):
+    assert _follow_up(plan) == 1.0
