@@ -28,7 +28,7 @@ from mentalhospital_env.knowledge.lexicon import Mention, listed_denials, load_l
 
 from ..chart import Chart
 from ..ranking import canonical_exam, normalize_category, resolve_disorder_code
-from .cues import CuePhrases, MentalEvalCues, load_cues
+from .cues import CuePhrases, MentalEvalCues, cue_file, load_cues
 from .guidelines import CaseGuideline, _field, _knowledge, _records, load_formulary
 from .prescribing import prescribing_faults
 
@@ -1259,11 +1259,26 @@ def _read_plan_alone(plan: str) -> _PlanAlone:
         drugs=frozenset(d.name for d in formulary.drugs_in(plan) if d.proposed),
         classes=formulary.classes_in(plan),
         safety_actions=len(cues.safety_actions.labels(stemmed)),
-        follow_up=cues.follow_up.any(stemmed) or "prompt_follow_up" in load_critical_actions().proposed(plan),
+        follow_up=_follow_up(plan),
         dose_stated=bool(_DOSE.search(plan)) or cues.dose_described.any(stemmed),
         psychoeducation=cues.psychoeducation.any(stemmed),
         generic_therapy=cues.generic_therapy.any(stemmed),
     )
+
+
+@lru_cache(maxsize=1)
+def _follow_up_refused() -> tuple[re.Pattern[str], ...]:
+    """``cues.json`` ``follow_up_refused``: a plan's words that arrange no follow-up ('No follow-up arranged.')."""
+    return tuple(re.compile(p, re.IGNORECASE) for p in cue_file().get("follow_up_refused", ()))
+
+
+def _follow_up(plan: str) -> bool:
+    """A follow-up arranged: a follow-up cue or a prompt follow-up, read once the words that arrange none are taken
+    out (stop 56: 'No follow-up arranged.' had been read as a follow-up)."""
+    for pattern in _follow_up_refused():
+        plan = pattern.sub(" ", plan)
+    stemmed = [stem(t) for t in tokenize(plan)]
+    return load_cues().follow_up.any(stemmed) or "prompt_follow_up" in load_critical_actions().proposed(plan)
 
 
 @lru_cache(maxsize=1)

@@ -148,6 +148,7 @@ KINDS = (
     "central_finding_omitted",
     "false_denial",
     "allergy_denied",
+    "medication_invented",
     "misfiled_answer",
     "finding_denied",
     "diagnosis_specifier",
@@ -831,6 +832,34 @@ def allergy_denied(view: NoteView) -> list[NoteFault]:
     return [NoteFault("allergy_denied", "allergies", f"the note records no allergy; the patient said: {told[0][:120]}")]
 
 
+def medication_invented(view: NoteView) -> list[NoteFault]:
+    """A medicine the note's medication section records (``medication_invented.note_sections``) that neither the
+    record, what the patient said nor the results on file name in any words the formulary reads (``medication_invented``):
+    a wrong medication a prescriber acts on. Stop 56 (issue 15): the consultants rated 2 notes otherwise sound for
+    'records lamotrigine 100 mg when she takes lithium' (held_out51 note-5124, judge 3.4) and 'records nightly zopiclone
+    ... he takes no tablets' (held_out52 note-5215); the judge read no medicine against the record. A medicine the record
+    names but the patient no longer takes is not read here (what the record says of it is beyond this reading)."""
+    from .guidelines import load_formulary
+
+    conf = _data()["medication_invented"]
+    where = " ".join(view.sections.get(k, "") for k in conf["note_sections"])
+    if not where.strip():
+        return []
+    formulary = load_formulary()
+    listed = [d.name for d in formulary.drugs_in(_QUOTE.sub(" ", where)) if d.proposed]
+    if not listed:
+        return []
+    source = " ".join(
+        [t for _, t in view.record_sections] + [t for _, t in view.record_facts] + list(view.replies)
+        + [f"{e} {r}" for e, r in view.results]
+    )
+    known = {d.name for d in formulary.drugs_in(source)}
+    return [
+        NoteFault("medication_invented", "medications", f"{name}: neither the record nor the patient names it")
+        for name in dict.fromkeys(listed) if name not in known
+    ]
+
+
 def false_denials(view: NoteView) -> list[NoteFault]:
     """Each finding the note records as denied ("Denies insomnia", "No poor concentration") that the patient affirmed
     in the encounter (the finding itself or one that implies it: "I lie awake" is insomnia) or that the record states
@@ -1435,6 +1464,7 @@ NOTE_FAULTS: tuple[Callable[[NoteView], list[NoteFault]], ...] = (
     central_finding_omitted,
     false_denials,
     allergy_denied,
+    medication_invented,
     misfiled_answers,
     diagnosis_specifier,
     diagnosis_against_record,
