@@ -2020,6 +2020,10 @@ class MemorySkill:
                 # said at the start; never the tail of another answer (unless it alone says the part asked: "Has
                 # the citalopram helped?" - "Like I said, ... not responding to citalopram", not the medicine list)
                 return False
+            if part_new and not self._says_facet(fact):
+                # the part asked, new, is the answer ("Do you feel you might act on them?" - "I'm not going to do
+                # anything"): the plan told before is not said again beside it (uw-020)
+                return False
             # the best answer, the sentence in the question's words, a fact of the concept asked by name;
             # not a topic's second sentence told before ("I drink about eight units" after the job)
             # or a sentence in the question's own words ("Is this stopping you working?" - "Like I said, it
@@ -2029,6 +2033,7 @@ class MemorySkill:
             return (fact is best or item.subject == "similar" or item.subject in lexicon or self._in_its_words(fact)
                     or self._says_facet(fact))
 
+        part_new = any(i.subject == "facet" and not i.silent and any(f.id not in told for f in i.facts) for i in items)
         spoken = [(f, i) for i in items if i.stance in (AFFIRM, TELL) and not i.silent for f in i.facts]
         best = spoken[0][0] if spoken else None  # the plan's best answer ("Are there any guns at home?")
         fresh = any(f.id not in told for f, _ in spoken)
@@ -2413,8 +2418,23 @@ class MemorySkill:
         if not anchors:
             return []
         quoting = [a for a in anchors if a.section in voiced and QUOTED_WORDS.search(a.fact.text) and a.id not in used]
-        if quoting:
+        told = self.state.disclosed
+        if any(a.id not in told for a in quoting):
+            return [a for a in quoting if a.id not in told][:1]
+        # the quotation told already: what else the record has on the finding comes before it is said again ("Have
+        # you gone as far as getting anything ready?" after "if nothing's fixed by Christmas I don't see the point"
+        # is the handgun she took, not the Christmas line a second and third time, uw-020)
+        rest = self._unquoted_disclosure(anchors, used, topic_id, concept_id)
+        if quoting and not any(f.id not in told for f in rest):
             return quoting[:1]
+        return rest
+
+    def _unquoted_disclosure(self, anchors: list[IndexedFact], used: set[str], topic_id: str | None,
+                             concept_id: str | None) -> list[IndexedFact]:
+        """:meth:`_disclosure` past the patient's own quoted words: a sentence they can say that states the finding,
+        their account of an act, a sentence close to a belief, the anchor in lay words (in that order)."""
+        voiced = self._taxonomy.voiced_sections
+        lexicon = self.index.lexicon
 
         def sayable(fact: IndexedFact) -> bool:
             return (fact.tellable and fact.present and fact.id not in used and fact.section != FAMILY_SECTION
