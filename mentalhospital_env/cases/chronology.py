@@ -375,7 +375,7 @@ _BE_PAST = {"am": "was", "'m": " was", "is": "was", "'s": " was", "are": "were",
 def _past_tense(says: str, data: dict[str, Any]) -> str:
     """``says`` with its present verbs put in the past, read by the parse: "I don't sleep at all. I'm singing" -> "I
     didn't sleep at all. I was singing"; "I've had" -> "I'd had"; "I hear" -> "I heard"; "can't" -> "couldn't"."""
-    from lemminflect import getInflection
+    from lemminflect import getInflection, getLemma
 
     from .compile import _nlp
 
@@ -401,8 +401,14 @@ def _past_tense(says: str, data: dict[str, Any]) -> str:
             elif t.lemma_ == "have":
                 word = " had" if low.startswith("'") else "had"
             else:
-                past = getInflection(t.lemma_, tag="VBD")
-                word = past[0] if past else word
+                # the tagger's lemma is at times the word itself ("forgot", "says" in "Slot empty, says taken"): its
+                # inflection garbled it ("forgoted", "saysed"); lemminflect's own lemma is read then, and a word already
+                # in the past ("forgot") is kept
+                lemma = t.lemma_
+                if lemma.lower() == low:
+                    lemma = (getLemma(low, upos="VERB") or (lemma,))[0]
+                past = getInflection(lemma, tag="VBD")
+                word = past[0] if past and low not in {p.lower() for p in past} else word
             if t.text[:1].isupper():
                 word = word[:1].upper() + word[1:]
         out.append(word + ws)
