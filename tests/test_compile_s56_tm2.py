@@ -28,3 +28,17 @@ def test_a_verb_already_past_or_whose_tagger_lemma_is_itself_is_inflected_right(
     told = " ".join(said)
     assert "I forgot to order the coal" in told, said
     assert "forgoted" not in told and "saysed" not in told, said
+
+
+def test_a_later_word_ends_a_state_only_on_the_same_thing() -> None:
+    # uw-029: 'Back in 2025, I hadn't been getting lost', ended by the daughter's 'more forgetful', a word on the same
+    # broad topic (memory) that does not speak of getting lost
+    history = _notes(("10/03/2026", "Daughter reports no change. She has not been getting lost in town."),
+                     ("25/11/2026", "Daughter thinks she is more forgetful."))
+    said = _said(history)
+    lost = [s for s in said if "getting lost" in s]
+    assert lost and all(said[s] != "past" for s in lost), said
+    # a later word on the same thing still ends it
+    said = _said(_notes(("10/03/2026", "Checks her face in the mirror for hours. Low mood."),
+                        ("25/11/2026", "Mirror checking much better, about 10 minutes a day.")))
+    assert any(t == "past" for s, t in said.items() if "mirror" in s.lower()), said
