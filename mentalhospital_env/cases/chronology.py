@@ -111,6 +111,7 @@ class _Clause:
     status: str | None  # "resolved", "better", "still" or None
     state: bool = True  # a told state of the patient's, not the writer's advice, plan, leaflet or review of the topic
     denied: bool = False  # a clause that denies ("No voices", "Never heard voices")
+    words: frozenset[str] = frozenset()  # what the clause speaks of: its lexicon concepts and content stems
 
 
 def _lines(text: str) -> list[tuple[int, str]]:
@@ -307,10 +308,11 @@ def _status(clause: str, data: dict[str, Any], section: str, topics: set[str]) -
 
 
 def _clauses(sentences: list[_Sentence], encounter: int, data: dict[str, Any],
-             states: frozenset[str] | None = None) -> list[_Clause]:
+             states: frozenset[str] | None = None, record: bool = False) -> list[_Clause]:
     """Each dated clause's state topics (``states``, the state topics by default) and what it says of them. A clause is
     no state of the patient's where it is the writer's act on the topic (``record_not_state_cues``: advice given, a
-    review planned, a leaflet, 'discussed') or a label before a colon ("Self-harm: discussed")."""
+    review planned, a leaflet, 'discussed') or a label before a colon ("Self-harm: discussed"); in a ``record`` (the
+    record pass) each clause carries what it speaks of (_the_thing)."""
     from mentalhospital_env.patient.understanding import record_topics
 
     if states is None:
@@ -327,9 +329,21 @@ def _clauses(sentences: list[_Sentence], encounter: int, data: dict[str, Any],
             state = not sep.startswith(":") and not any(a.search(clause) for a in acts)
             denied = bool(re.match(data["absent_cue"], clause, re.IGNORECASE)) or any(
                 re.search(p, clause, re.IGNORECASE) for p in data["record_lasting_cues"])
-            for topic in set(record_topics(s.section, clause)) & states:
-                out.append(_Clause(s.date, topic, _status(clause, data, s.section, {topic}), state, denied))
+            topics = set(record_topics(s.section, clause)) & states
+            words = _the_thing(clause, data) if record and topics else frozenset()
+            for topic in topics:
+                out.append(_Clause(s.date, topic, _status(clause, data, s.section, {topic}), state, denied, words))
     return out
+
+
+def _the_thing(text: str, data: dict[str, Any]) -> frozenset[str]:
+    """What ``text`` speaks of: its lexicon concepts and its content stems (not record_same_thing_not_words)."""
+    from mentalhospital_env.knowledge.language import stems_of
+    from mentalhospital_env.knowledge.lexicon import load_lexicon
+
+    skip = set(data["record_same_thing_not_words"])
+    own = {w for w in stems_of(text) if len(w) >= 3 and w.isalpha() and w not in skip}
+    return frozenset(own) | {f"concept:{c}" for c in load_lexicon().concepts_in(text)}
 
 
 def _norm(text: str) -> str:
@@ -375,7 +389,7 @@ _BE_PAST = {"am": "was", "'m": " was", "is": "was", "'s": " was", "are": "were",
 def _past_tense(says: str, data: dict[str, Any]) -> str:
     """``says`` with its present verbs put in the past, read by the parse: "I don't sleep at all. I'm singing" -> "I
     didn't sleep at all. I was singing"; "I've had" -> "I'd had"; "I hear" -> "I heard"; "can't" -> "couldn't"."""
-    from lemminflect import getInflection
+    from lemminflect import getInflection, getLemma
 
     from .compile import _nlp
 
@@ -401,8 +415,14 @@ def _past_tense(says: str, data: dict[str, Any]) -> str:
             elif t.lemma_ == "have":
                 word = " had" if low.startswith("'") else "had"
             else:
-                past = getInflection(t.lemma_, tag="VBD")
-                word = past[0] if past else word
+                # the tagger's lemma is at times the word itself ("forgot", "says" in "Slot empty, says taken"): its
+                # inflection garbled it ("forgoted", "saysed"); lemminflect's own lemma is read then, and a word already
+                # in the past ("forgot") is kept
+                lemma = t.lemma_
+                if lemma.lower() == low:
+                    lemma = (getLemma(low, upos="VERB") or (lemma,))[0]
+                past = getInflection(lemma, tag="VBD")
+                word = past[0] if past and low not in {p.lower() for p in past} else word
             if t.text[:1].isupper():
                 word = word[:1].upper() + word[1:]
         out.append(word + ws)
@@ -624,7 +644,7 @@ def _record_pass(facts: list[Fact], ehr: EHR, texts: dict[str, str], sentences: 
         if raw.search(f.patient_says or ""):
             continue  # the patient's own typed words ("ive got alfie"): no parse puts them in the past
         if clauses is None:
-            clauses = _clauses(sentences, encounter, data, states)
+            clauses = _clauses(sentences, encounter, data, states, record=True)
         if any(p.search(f.text) for p in lasting):
             if f.polarity == "absent" and not set(f.topics) & set(data["record_risk_topics"]) and not re.search(
                     r"[,;]", f.text) and any(c.state and not c.denied and c.status in (None, "still") for c in clauses
@@ -633,8 +653,13 @@ def _record_pass(facts: list[Fact], ehr: EHR, texts: dict[str, str], sentences: 
                 # true and no parse puts a "never" in the past, so it is not said
                 out[k] = replace(f, time="past", told=False, patient_says=None)
             continue  # a pattern ("never", "ever"): it holds
+        thing = _the_thing(f.text, data)
         later = [c for c in clauses if s.date < c.date and c.topic in f.topics and (c.state or c.status)
                  and not (c.denied and f.polarity != "absent")]
+        if not any(c.words & thing for c in later):
+            continue  # no later clause names the same thing (a concept or a content word), only a topic as broad as
+            # it (uw-020: a nurse's 'jitteriness better' ended 'I'm tired of being looked at'). Only a gate: leaving the
+            # other clauses out of ``later`` let an older 'better' rule where a newer word kept the state (the sweep)
         # a later denial on the topic does not end a state told present (uw-020: a screen's 'denies ... checking locks
         # or stoves' put her hours of mirror checking in the past, 'That's settled now'): only a later word that it
         # went or eased, or a later state of its own, does
