@@ -238,10 +238,10 @@ def test_the_interviews_own_business_repeats_no_lexicon_question():
 #: its figure taken at stop 54's end, in the fitting since stop 55), and stop 55's fresh set
 #: (``interview_topics_heldout55``, written apart by a writer who read no code, committed alone before anything ran on
 #: it; none of its 460 utterances repeats an earlier set, case and punctuation aside: the writer reworded 79 repeats, 73
-#: of them stock questions, before handing it over; its figure taken at stop 55's end, in the fitting since stop 56), and
-#: stop 56's fresh set (``interview_topics_heldout56``, written apart by a writer who read no code, committed alone before
-#: anything ran on it; none of its 460 utterances repeats an earlier set, case and punctuation aside: the writer reworded
-#: 52 repeats, most of them stock questions, before handing it over) is never fitted on. A change to a
+#: of them stock questions, before handing it over; its figure taken at stop 55's end), and stop 56's fresh set
+#: (``interview_topics_heldout56``, written apart by a writer who read no code, committed alone before anything ran on
+#: it; none of its 460 utterances repeats an earlier set, case and punctuation aside: the writer reworded 52 repeats,
+#: most of them stock questions, before handing it over) is never fitted on. A change to a
 #: file is a new set and needs a new pin and a new note.
 TOPIC_SETS = [
     ("interview_topics", "5865f5011168ceab7a8bc7c7f337f2b0489852a62bc15b3d31a0b5d3965049e3", 840, 0),
@@ -308,36 +308,37 @@ def test_the_benchmark_reports_the_newest_held_out_topic_set_as_held_out():
 
 
 def test_the_topic_model_is_never_fitted_on_a_fresh_held_out_set(monkeypatch):
-    """The fitting script names no held-out set newer than the newest one read (stop 56 fits up to heldout55; heldout56
-    is being written at stop 56), and refuses one before opening it, whatever table it is put in: by its number, and
-    heldout56 by its name whatever the newest number read says. It works whether or not the fresh file is in the tree."""
+    """The fitting script names no held-out set newer than the newest one read (stop 55 fits up to heldout54; heldout55
+    is being written at stop 55), and refuses one before opening it, whatever table it is put in: by its number, and
+    heldout55 by its name whatever the newest number read says. It works whether or not the fresh file is in the tree."""
     sys.path.insert(0, str(ROOT / "scripts"))
     import fit_topic_model
 
-    assert fit_topic_model.NEWEST_READ == 55
+    assert fit_topic_model.NEWEST_READ == 54
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import topic_classifier
 
     assert topic_classifier.NEWEST_FITTED == fit_topic_model.NEWEST_READ  # the benchmark says which figures are fitted
-    for read in (f"interview_topics_heldout{n}.jsonl" for n in range(31, 56)):
+    for read in (f"interview_topics_heldout{n}.jsonl" for n in range(31, 55)):
         assert read in fit_topic_model.SETS.values()  # development data: heldout46..50 from stop 51, 51 from 52, 52 from 53,
-        # 53 from 54, 54 from 55, 55 from 56
+        # 53 from 54, 54 from 55
     assert not [f for f in fit_topic_model.SETS.values()
-                if re.search(r"held_?out(5[6-9]|[6-9]\d)", f.replace("-", "_"))]
+                if re.search(r"held_?out(5[5-9]|[6-9]\d)", f.replace("-", "_"))]
     # a fresh set slipped into the table is refused before any file is opened (the name points nowhere real)
     monkeypatch.setattr(fit_topic_model, "DATA", ROOT / "no-such-folder")
-    for fresh in ("interview_topics_heldout56.jsonl", "interview_topics_held_out56.jsonl",
-                  "interview_topics_heldout57.jsonl"):
+    for fresh in ("interview_topics_heldout55.jsonl", "interview_topics_held_out55.jsonl",
+                  "interview_topics_heldout56.jsonl"):
         monkeypatch.setitem(fit_topic_model.SETS, "fresh", fresh)
         with pytest.raises(SystemExit, match="fresh held-out set"):
             fit_topic_model.load("fresh")
-    monkeypatch.setattr(fit_topic_model, "NEWEST_READ", 99)  # heldout56 is refused by name, not by number alone
-    for fresh in ("interview_topics_heldout56.jsonl", "interview-topics-held-out56.jsonl"):
+    monkeypatch.setattr(fit_topic_model, "NEWEST_READ", 99)  # heldout55 and 56 are refused by name, not by number alone
+    for fresh in ("interview_topics_heldout55.jsonl", "interview-topics-held-out55.jsonl",
+                  "interview_topics_heldout56.jsonl", "interview-topics-held-out56.jsonl"):
         monkeypatch.setitem(fit_topic_model.SETS, "fresh", fresh)
         with pytest.raises(SystemExit, match="fresh held-out set"):
             fit_topic_model.load("fresh")
-    monkeypatch.setattr(fit_topic_model, "NEWEST_READ", 55)
-    monkeypatch.setitem(fit_topic_model.SETS, "fresh", "interview_topics_heldout55.jsonl")
+    monkeypatch.setattr(fit_topic_model, "NEWEST_READ", 54)
+    monkeypatch.setitem(fit_topic_model.SETS, "fresh", "interview_topics_heldout54.jsonl")
     with pytest.raises(FileNotFoundError):  # a set already read passes the guard (and then needs its file)
         fit_topic_model.load("fresh")
 
@@ -923,10 +924,12 @@ def test_a_relatives_worry_is_not_the_patients(section, sentence, expected, abse
         # waking as the time of a drink asks no sleep, but rested after waking does
         ("Do you feel rested after you wake up?", None, "sleep", None),
         ("How long after you wake up do you have your first drink?", None, "alcohol", "sleep"),
-        # a strict xfail from stop 53 to stop 55 (the reader read cannabis 0.23 over tobacco 0.17 after a general drug
-        # question); stop 56's refit with heldout55 reads neither at its bar (cannabis 0.12, tobacco 0.10) and the
-        # empty-question floor gives back the cues' tobacco
-        ("How much are you smoking now?", "Do you use any drugs?", "tobacco", None),
+        pytest.param("How much are you smoking now?", "Do you use any drugs?", "tobacco", None,
+                     marks=pytest.mark.xfail(strict=True, reason="stop 53: the reader refitted with heldout52 (whose "
+                                             "writer files smoking 'herb' and 'weed' under cannabis) reads cannabis 0.23 "
+                                             "over tobacco 0.17 after a general drug question, an ambiguous reading; "
+                                             "uw-021's patient, whose deflection pinned it, still answers with its "
+                                             "tobacco ('Tobacco, 20 roll-your-own a day since 14.')")),
     ],
 )
 def test_s50_review_cues_need_their_frame(utterance, context, expected, absent):
