@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-from mentalhospital_env.knowledge.language import clauses, memo_size, stem, stems
+from mentalhospital_env.knowledge.language import clauses, find_phrases, language_data, memo_size, stem, stems, tokenize
 from mentalhospital_env.knowledge.lexicon import Lexicon, load_lexicon
 
 from .understanding import CueSet, record_topics
@@ -171,12 +171,32 @@ def read_statements(text: str, lexicon: Lexicon | None = None, subject: str | No
     return found
 
 
+@lru_cache(maxsize=1)
+def _risk_frames() -> tuple[tuple[str, ...], ...]:
+    """What a risk line says could happen (``hypothetical.risk_frames`` of the knowledge room's ``language.json``:
+    'risks', 'at risk of'), tokenized."""
+    raw = language_data().get("hypothetical", {})
+    return tuple(tuple(tokenize(c)) for c in raw.get("risk_frames", ()) if tokenize(c))
+
+
+def _in_risk_frame(tokens: list[str], start: int) -> bool:
+    """Whether a concept mentioned at token ``start`` follows a risk frame within three words: 'he risks a complicated
+    withdrawal' names what could happen, not a withdrawal he had."""
+    frames = _risk_frames()
+    if not frames:
+        return False
+    lo = max(0, start - 8)
+    return any(start - (lo + end) <= 3 for _, end in find_phrases(tokens[lo:start], frames))
+
+
 def _read_statements(text: str, lex: Lexicon, subject: str | None) -> list[Statement]:
     out: list[Statement] = []
     for sentence in split_statements(text):
         mentions = lex.find(sentence)
         if not mentions:
             continue
+        tokens = tokenize(sentence)
+        mentions = [m for m in mentions if not _in_risk_frame(tokens, m.start)]
         parts = clauses(sentence) if subject is None else []
         for m in mentions:
             who = subject
