@@ -100,6 +100,15 @@ def _runs(text: str, quotes: list[re.Match[str]]) -> dict[int, int]:
     return run_of
 
 
+#: a quotation in the persona's speech style ("answers 'it's too late'", "('That's for the Lord')")
+_QUOTE = re.compile(r"(?<![A-Za-z])['\u2018\"\u201c](.+?)['\u2019\"\u201d](?![A-Za-z])")
+
+
+def _as_said(phrase: str) -> str:
+    """A quoted phrase as a sentence of the patient's: first letter up, a full stop unless it asks or exclaims."""
+    return phrase[0].upper() + phrase[1:] + ("" if phrase[-1] in "!?" else ".")
+
+
 def catchphrases(speech_style: str | None) -> tuple[str, ...]:
     """The patient's own sayings quoted in the case's speech style, said as they are: a quotation after
     a saying verb (or joined to one by "or"/"and") that is a clause of its own ("answers 'it's too
@@ -115,7 +124,7 @@ def catchphrases(speech_style: str | None) -> tuple[str, ...]:
     out: list[str] = []
     said = False
     at = 0
-    quotes = list(re.finditer(r"(?<![A-Za-z])['\u2018\"\u201c](.+?)['\u2019\"\u201d](?![A-Za-z])", text))
+    quotes = list(_QUOTE.finditer(text))
     # a run of three or more quotations joined by commas is a vocabulary, the words the patient uses ("he says
     # 'it', 'the crash', 'that day', 'I see her', 'the dream'"), never sayings to end a reply on: uw-014's
     # "I see her." closed three replies about mood, energy and suicide
@@ -128,11 +137,8 @@ def catchphrases(speech_style: str | None) -> tuple[str, ...]:
         at = m.end()
         phrase = m.group(1).strip(" .,;")
         if said and run_of[k] < 3 and re.match(rf"(?:{openers})\b", phrase, re.IGNORECASE) and 1 < len(phrase.split()) <= 12:
-            out.append(phrase[0].upper() + phrase[1:] + ("" if phrase[-1] in "!?" else "."))
+            out.append(_as_said(phrase))
     return tuple(dict.fromkeys(out))
-
-
-_QUOTE = re.compile(r"(?<![A-Za-z])['\u2018\"\u201c](.+?)['\u2019\"\u201d](?![A-Za-z])")
 
 
 def topic_sayings(speech_style: str | None) -> tuple[tuple[str, frozenset[str], bool], ...]:
@@ -162,7 +168,7 @@ def topic_sayings(speech_style: str | None) -> tuple[tuple[str, frozenset[str], 
         words = phrase.split()
         if run_of[k] >= 3 or not re.match(rf"(?:{openers})\b", phrase, re.IGNORECASE) or not 2 < len(words) <= 14:
             continue  # a run of three or more is the words the patient uses ("'I dey kampe', 'na small', ...")
-        said = phrase[0].upper() + phrase[1:] + ("" if phrase[-1] in "!?" else ".")
+        said = _as_said(phrase)
         if said in plain or said in out:
             continue
         # the part of the style it sits in: back to the last sentence end or semicolon, other quotations left out;
