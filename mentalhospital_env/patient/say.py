@@ -504,6 +504,9 @@ class Voice:
                     self.banks[bank] = tuple(values)
         self.catchphrases = persona.catchphrases
         self.catchphrases_said: dict[str, int] = {}
+        # the formal trait's contractions said in full (its ``expand`` table), built once for the voice
+        expand = self.traits.get("formal", {}).get("expand")
+        self.in_full = _expander(tuple(sorted(expand.items()))) if expand else None
 
         self.recent: set[str] = set()
         self.used: set[str] = set()
@@ -574,10 +577,8 @@ class Speaker:
         """A formal speaker's words said in full ("I am", "do not": the ``formal`` trait's ``expand`` of
         ``data/phrases.json``); anyone else's as they are. uw-029's retired teacher ("I would not say so, Doctor")
         said "I haven't lost interest in things" and "It's been all right" like anyone else."""
-        table = self.voice.traits.get("formal", {}).get("expand")
-        if not table or not text:
-            return text
-        return _expander(tuple(sorted(table.items())))(text)
+        say = self.voice.in_full
+        return say(text) if say and text else text
 
     def _render(self, plan: AnswerPlan, rng: random.Random, tone: str | None, partial: bool) -> str:
         voice = self.voice
