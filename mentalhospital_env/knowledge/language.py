@@ -312,6 +312,8 @@ class LanguageCues:
     hypothetical_modals: tuple[tuple[str, ...], ...] = ()
     # wishes and thoughts of death or harm, said as conditionals ("if I could I'd not wake up") and still facts
     hypothetical_exempt: frozenset[str] = frozenset()
+    # a risk line's frame ("risks a complicated withdrawal", "at risk of"): what could happen, not what did
+    risk_frames: tuple[tuple[str, ...], ...] = ()
     # a time just gone ("last week"), which a finding said to have ended cannot have happened in; the past-tense
     # words; the words after which an "-ed" word is an adjective or a perfect ("he's scared"), not a past tense
     recent: tuple[tuple[str, ...], ...] = ()
@@ -535,6 +537,7 @@ def load_cues() -> LanguageCues:
         hypothetical_openers=tuple(tuple(tokenize(w)) for w in raw.get("hypothetical", {}).get("openers", ())),
         hypothetical_modals=tuple(tuple(tokenize(w)) for w in raw.get("hypothetical", {}).get("modals", ())),
         hypothetical_exempt=frozenset(raw.get("hypothetical", {}).get("exempt_concepts", ())),
+        risk_frames=tuple(tuple(tokenize(w)) for w in raw.get("hypothetical", {}).get("risk_frames", ()) if tokenize(w)),
         recent=tuple(tuple(tokenize(p)) for p in raw.get("recent_cues", {}).get("cues", ())),
         past_words=frozenset(raw.get("recent_cues", {}).get("past_words", ())),
         ed_not_past_after=frozenset(raw.get("recent_cues", {}).get("ed_not_past_after", ())),

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-from mentalhospital_env.knowledge.language import clauses, find_phrases, language_data, memo_size, stem, stems, tokenize
+from mentalhospital_env.knowledge.language import clauses, find_phrases, load_cues, memo_size, stem, stems, tokenize
 from mentalhospital_env.knowledge.lexicon import Lexicon, load_lexicon
 
 from .understanding import CueSet, record_topics
@@ -171,18 +171,11 @@ def read_statements(text: str, lexicon: Lexicon | None = None, subject: str | No
     return found
 
 
-@lru_cache(maxsize=1)
-def _risk_frames() -> tuple[tuple[str, ...], ...]:
-    """What a risk line says could happen (``hypothetical.risk_frames`` of the knowledge room's ``language.json``:
-    'risks', 'at risk of'), tokenized."""
-    raw = language_data().get("hypothetical", {})
-    return tuple(tuple(tokenize(c)) for c in raw.get("risk_frames", ()) if tokenize(c))
-
-
 def _in_risk_frame(tokens: list[str], start: int) -> bool:
-    """Whether a concept mentioned at token ``start`` follows a risk frame within three words: 'he risks a complicated
-    withdrawal' names what could happen, not a withdrawal he had."""
-    frames = _risk_frames()
+    """Whether a concept mentioned at token ``start`` follows a risk frame within three words (``risk_frames`` of the
+    language room's cues: 'risks', 'at risk of'): 'he risks a complicated withdrawal' names what could happen, not a
+    withdrawal he had."""
+    frames = load_cues().risk_frames
     if not frames:
         return False
     lo = max(0, start - 8)
