@@ -1259,7 +1259,7 @@ def _read_plan_alone(plan: str) -> _PlanAlone:
         drugs=frozenset(d.name for d in formulary.drugs_in(plan) if d.proposed),
         classes=formulary.classes_in(plan),
         safety_actions=len(cues.safety_actions.labels(stemmed)),
-        follow_up=_follow_up(plan),
+        follow_up=_follow_up(plan, stemmed),
         dose_stated=bool(_DOSE.search(plan)) or cues.dose_described.any(stemmed),
         psychoeducation=cues.psychoeducation.any(stemmed),
         generic_therapy=cues.generic_therapy.any(stemmed),
@@ -1272,12 +1272,15 @@ def _follow_up_refused() -> tuple[re.Pattern[str], ...]:
     return tuple(re.compile(p, re.IGNORECASE) for p in cue_file().get("follow_up_refused", ()))
 
 
-def _follow_up(plan: str) -> bool:
+def _follow_up(plan: str, stemmed: list[str]) -> bool:
     """A follow-up arranged: a follow-up cue or a prompt follow-up, read once the words that arrange none are taken
-    out (stop 56: 'No follow-up arranged.' had been read as a follow-up)."""
+    out (stop 56: 'No follow-up arranged.' had been read as a follow-up). ``stemmed`` is the whole plan's stems, read
+    again only where words were taken out."""
+    kept = plan
     for pattern in _follow_up_refused():
-        plan = pattern.sub(" ", plan)
-    stemmed = [stem(t) for t in tokenize(plan)]
+        kept = pattern.sub(" ", kept)
+    if kept != plan:
+        plan, stemmed = kept, [stem(t) for t in tokenize(kept)]
     return load_cues().follow_up.any(stemmed) or "prompt_follow_up" in load_critical_actions().proposed(plan)
 
 
