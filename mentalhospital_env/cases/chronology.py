@@ -654,15 +654,15 @@ def _record_pass(facts: list[Fact], ehr: EHR, texts: dict[str, str], sentences: 
                 out[k] = replace(f, time="past", told=False, patient_says=None)
             continue  # a pattern ("never", "ever"): it holds
         thing = _the_thing(f.text, data)
+        # a later denial on the topic does not end a state told present (uw-020: a screen's 'denies ... checking locks
+        # or stoves' put her hours of mirror checking in the past, 'That's settled now'): only a later word that it
+        # went or eased, or a later state of its own, does
         later = [c for c in clauses if s.date < c.date and c.topic in f.topics and (c.state or c.status)
                  and not (c.denied and f.polarity != "absent")]
         if not any(c.words & thing for c in later):
             continue  # no later clause names the same thing (a concept or a content word), only a topic as broad as
             # it (uw-020: a nurse's 'jitteriness better' ended 'I'm tired of being looked at'). Only a gate: leaving the
             # other clauses out of ``later`` let an older 'better' rule where a newer word kept the state (the sweep)
-        # a later denial on the topic does not end a state told present (uw-020: a screen's 'denies ... checking locks
-        # or stoves' put her hours of mirror checking in the past, 'That's settled now'): only a later word that it
-        # went or eased, or a later state of its own, does
         if not later:
             continue  # none, or only the writer's act on the topic since ("Alcohol brief advice given. Review drinking
             # in 3 months.", "Self-harm: discussed, leaflet given."): nothing says the state went, so it goes on
