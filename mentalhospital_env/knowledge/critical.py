@@ -343,8 +343,8 @@ def _cue_index(cues: tuple[tuple[str, ...], ...]) -> tuple[PhraseIndex, bool]:
 
 
 def _longest_first(cues: Sequence[str]) -> tuple[tuple[str, ...], ...]:
-    """The stemmed cues, longest first (the order the language room's :func:`find_phrases` tries them in)."""
-    return tuple(sorted((c for c in (_stems(w) for w in cues) if c), key=len, reverse=True))
+    """The stemmed cues, each once, longest first (the order the language room's :func:`find_phrases` tries them in)."""
+    return tuple(sorted(dict.fromkeys(c for c in (_stems(w) for w in cues) if c), key=len, reverse=True))
 
 
 CHECKS_KEPT = 256
@@ -442,8 +442,8 @@ class CriticalActions:
         self._risk_denied_after = tuple(sorted({_stems(c) for c in risk_denied_after if _stems(c)}, key=len, reverse=True))
         self._warning = tuple(sorted({_stems(c) for c in warning_cues if _stems(c)}, key=len, reverse=True))
         self._warning_stop = tuple(sorted({_stems(c) for c in warning_stop_cues if _stems(c)}, key=len, reverse=True))
-        self._risk_affirmed = tuple(sorted({_stems(c) for c in risk_affirmed_after if _stems(c)}, key=len, reverse=True))
-        self._compounds = tuple(sorted({_stems(c) for c in refusal_cue_compounds if _stems(c)}, key=len, reverse=True))
+        self._risk_affirmed = _longest_first(risk_affirmed_after)
+        self._compounds = _longest_first(refusal_cue_compounds)
         self._not_pregnancy = tuple(_stems(c) for c in pregnancy_exclusions if _stems(c))
         # the lists whose spans _unplaced_dependant finds (the language room's find_phrases) are longest first, so that
         # at each word the longest cue is the one found, and indexed here, not at the first record that needs them
