@@ -624,6 +624,28 @@ PREREGISTERED56 = {
               "tests/test_note_faults.py", "tests/test_agreement.py"),
 }
 
+#: Pre-registered at stop 57 (s57-sets), written and committed before any judge change of this stop is run on held_out56
+#: (the judge fixer, s57-judge, works from main 7026fb72 and never reads its items); no fresh slice is drawn this stop. held_out56 (the
+#: slice PREREGISTERED56 decided on; its figures were taken twice at stop 56, base and merged, and no fixer has read its
+#: items) decides once more, with the command below, on the base (7026fb72) and on the merged build, by the same rule as
+#: stops 49 to 56: App and Qual each count as a GAIN on held_out56 if and only if its QWK rises by at least 0.03, the
+#: other dimension loses at most 0.02, and the scripted slice loses at most 0.05 on either; a change that misses is kept
+#: only where no held_out56 figure moves the wrong way, and is reported as a missed gain; otherwise the judge merge is
+#: reverted. A slice decided on a second time is weaker evidence than a fresh one: the note says so beside the figure.
+PREREGISTERED57 = {
+    "slice": "held_out56",
+    "command": ".venv/bin/python benchmarks/judge_agreement.py --resamples 200",
+    "base_commit": "7026fb72",
+    "base_figures": None,  # taken after this claim was committed: see stop 57's closing note
+    "targets": ("App.", "Qual."),
+    "claim": {"min_qwk_gain": 0.03, "max_other_qwk_loss": 0.02, "max_scripted_app_qwk_loss": 0.05,
+              "max_scripted_qual_qwk_loss": 0.05},
+    "reported_not_deciding": ("MAE", "mean (judge - rating) over held_out56's scripted-clinician notes and plans, base "
+                              "and merged"),
+    "tests": ("tests/test_mentaleval.py", "tests/test_critical_actions.py", "tests/test_note_precision.py",
+              "tests/test_note_faults.py", "tests/test_agreement.py"),
+}
+
 def _in_split(row: dict[str, Any], split: str) -> bool:
     """``all``: every item; ``earlier``: the first set (``tune`` and ``held_out``, no later slice); else the row's own ``split``."""
     if split == "all":

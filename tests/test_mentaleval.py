@@ -1298,6 +1298,8 @@ def test_the_shipped_calibration_is_off_and_never_fitted_on_the_newest_held_out_
     assert judge_agreement.PREREGISTERED54["slice"] == "held_out54" and judge_agreement.PREREGISTERED54["base_commit"] == "ecba7d6f"
     assert judge_agreement.PREREGISTERED55["slice"] == "held_out55" and judge_agreement.PREREGISTERED55["base_commit"] == "26303f8a"
     assert judge_agreement.PREREGISTERED56["slice"] == "held_out56" and judge_agreement.PREREGISTERED56["base_commit"] == "f9d5e8ef"
+    # stop 57: no fresh slice; held_out56 decides a second time (PREREGISTERED57, committed before any judge change of this stop ran on it)
+    assert judge_agreement.PREREGISTERED57["slice"] == "held_out56" and judge_agreement.PREREGISTERED57["base_commit"] == "7026fb72"
     assert {"held_out36", "held_out37", "held_out38", "held_out39", "held_out40", "held_out41", "held_out42", "held_out43", "held_out44", "held_out45", "held_out46", "held_out47", "held_out49", "held_out50", "held_out51", "held_out52", "held_out53", "held_out54", "held_out55"} <= set(script.SLICES)
     assert not set(script.SLICES) & set(script.EXCLUDED)
     raw = json.loads(offline.CALIBRATION_PATH.read_text("utf-8"))
