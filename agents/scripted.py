@@ -4150,7 +4150,7 @@ class ScriptedClinician(Doctor):
         writing = self.script["note_writing"]
         state = writing["mental_state"]
         term = self._term
-        mse = []
+        mse = [seen] if (seen := self._observed()) else []
         if mood:
             mse.append(_end(f"Mood described as {mood}"))
         else:
@@ -4198,6 +4198,22 @@ class ScriptedClinician(Doctor):
         if cognition:
             mse.append(_end("Cognition: " + "; ".join(cognition)))
         return mse
+
+    def _observed(self) -> str:
+        """What the doctor saw at the visit, for the mental state (``note_writing.mental_state.observed``): the person
+        of the walk-in observation, who came with them, and an informant who gave most or part of the history (read
+        from who gave the replies); empty when the walk-in names no person."""
+        conf = self.script["note_writing"]["mental_state"]["observed"]
+        first = (self.findings.walk_in or "").split("\n")[0]
+        person = re.search(conf["person"], first, re.IGNORECASE)
+        if not person:
+            return ""
+        came = re.search(conf["accompanied"], first, re.IGNORECASE)
+        company = conf["with"].format(who=came.group(1).strip()) if came else conf["alone"]
+        spoke = self.findings.speakers
+        share = sum(1 for s in spoke if s) / len(spoke) if spoke else 0.0
+        history = "" if not came or not share else conf["most"] if share >= conf["most_share"] else conf["part"]
+        return conf["sentence"].format(person=f"a {person.group(1)}", company=company, history=history)
 
     def _first_said(self, keys: list[str], non_answer: bool | None) -> str:
         """The first sentence of the first reply to one of ``keys`` (without its opener): only a non-answer
