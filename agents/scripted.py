@@ -2885,8 +2885,9 @@ class ScriptedClinician(Doctor):
 
     def heavy_drinking(self, dependent: bool = False) -> bool:
         """Whether the patient's answer about alcohol describes heavy or dependent drinking (daily, many units,
-        morning drinking), whatever the differential; with ``dependent``, only dependent drinking (``dependence_cues``
-        or the units: not "a few drinks most nights")."""
+        morning drinking), whatever the differential; with ``dependent``, only dependent drinking (``dependence_cues``,
+        a bottle a day or night, or 15 units a day or more day after day: not "a few drinks most nights", not a weekend
+        binge, not a bottle over several evenings)."""
         cues = self.script["plan_safety"]["heavy_drinking"]
         f = self.findings
         reply = f.answers.get("alcohol_use", "").lower()
@@ -2896,9 +2897,17 @@ class ScriptedClinician(Doctor):
             return False
         if any(c in reply for c in cues["dependence_cues" if dependent else "cues"]):
             return True
+        if dependent and any(re.search(p, reply) for p in cues["dependence_patterns"]):
+            return True  # a bottle a night ("It's a bottle of wine a night"), not a bottle over several evenings
+        binge = any(w in reply for w in cues["binge_frame"])  # "I binge-drink Friday and Saturday, 12 to 14 units a night"
         for number, per in re.findall(r"(\d+)\s*units?\s*(?:(?:at|per|each|a|the)\b)?\s*(day|night|weekends?|week)?", reply):
-            limit = cues["units_per_week"] if per.startswith("week") else cues["units_per_day"]
-            if int(number) >= limit:
+            per = per or ("weekend" if binge else "")  # "I have wine at weekends, 4 to 6 units": the weekend's amount
+            weekly = per.startswith("week")
+            if dependent:  # the amount at which an assisted withdrawal is considered, drunk day after day
+                limit = cues["units_per_week_dependent"] if weekly else cues["units_per_day_dependent"]
+                if int(number) >= limit and (weekly or not binge):
+                    return True
+            elif int(number) >= (cues["units_per_week"] if weekly else cues["units_per_day"]):
                 return True
         return False
 
