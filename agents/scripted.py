@@ -3645,6 +3645,15 @@ class ScriptedClinician(Doctor):
                 if item.get("section", "hpi") != section or item["key"] not in f.answers:
                     continue
                 quote = self._quote(item["key"], used)
+                if section == "risk":
+                    # a risk item's answer only: never a clause read as another risk item's subject ("I didn't have
+                    # any wish to die" under the action on a belief, hw-033); a bare "No, not that I know of" answers it
+                    quote = self._on_item(item["key"], quote) if quote else ""
+                    reply = f.answers[item["key"]]
+                    if not quote and answer_polarity(reply) is not None:
+                        first = next((p.strip() for p in split_sentences(reply) if p.strip()), reply).rstrip(".")
+                        teller = f.told_by.get(item["key"])
+                        quote = f'{self._voice()[1].capitalize()} {teller} says: "{first}"' if teller else f'"{first}"'
                 label = item["label"].replace("them", self._object())
                 if quote:
                     out.append(_end(f"{label}: {quote}"))
