@@ -66,3 +66,10 @@ def test_a_grey_cloud_that_follows_her_is_no_belief_about_others():
     )
     assert "grey cloud" not in write(doctor, "write_note")
 
+
+def test_skin_that_cracks_is_no_crack_cocaine():
+    chart = _played("hw-005")  # 'I wash my hands up to forty times a day, until the skin cracks'
+    asked = " ".join(turn.doctor for turn in chart.turns)
+    assert "use stimulants" not in asked and "using cocaine" not in asked, asked
+    for label in ("Amount and pattern of use", "Going without", "Harms of the use"):
+        assert label not in chart.note, chart.note
