@@ -2144,7 +2144,12 @@ class ScriptedClinician(Doctor):
             parts.append(drive["sentence"].format(he=he, obj=obj))
         family = conf["family_suicide"]
         told = self.findings.answers.get("family_psychiatric_history", "")
-        family_suicide = any(re.search(p, told, re.IGNORECASE) for p in family["patterns"])
+        # a relative's suicide told, not denied ("There's no suicide in my family that I know of", hw-014)
+        family_suicide = any(
+            (m := re.search(p, sentence, re.IGNORECASE))
+            and not is_negated(sentence, len(tokenize(sentence[: m.start()])), len(tokenize(sentence[: m.end()])))
+            for sentence in split_sentences(told) for p in family["patterns"]
+        )
         means = self._means_told() if self.risk_followed else None
         kinds = self._means_kinds()
         he, his, him = {"female": ("she", "her", "her"), "male": ("he", "his", "him")}.get(self.walk_in.sex or "", ("they", "their", "them"))
