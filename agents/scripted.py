@@ -2666,7 +2666,9 @@ class ScriptedClinician(Doctor):
             # withdrawal that explains the vomiting, the purging question still asked
             code = principal.code if principal is not None else ""
             own = next((b for b in rule.get("by_lead", ()) if code.startswith(tuple(b["codes"]))), None)
-            said.append(own["sentence"] if own else rule["sentence"])
+            sentence = own["sentence"] if own else rule["sentence"]
+            if sentence:  # an empty sentence for the lead that explains the result (a withdrawal's tachycardia)
+                said.append(sentence)
             if not (principal is not None and principal.code.startswith(tuple(rule.get("explained_by_lead", ())))):
                 drop |= set(rule.get("drop_other", ()))
         return said, drop
