@@ -4615,6 +4615,17 @@ class ScriptedClinician(Doctor):
                 for drug in [d for d in self._drugs_taken() if d in self._drugs_stopped()]:
                     parts.append(stopped_since.format(drug=drug[:1].upper() + drug[1:]))
             if parts:
+                # the same answer said twice, the second time with a hedge at its end ("My father has bipolar disorder
+                # and takes lithium" and "..., I reckon", hw-003): written once under its heading
+                closers = writing["narrative"]["closers"]
+
+                def bare(part: str) -> str:
+                    low = part.lower()
+                    for closer in closers:
+                        low = low.replace(closer + '"', '"')
+                    return low
+
+                parts = [p for k, p in enumerate(parts) if bare(p) not in {bare(q) for q in parts[:k]}]
                 lines.append(f"{heading}: {' '.join(parts)}")
         # the first sentence of the mood answers that speaks of a mood: an answer drifting elsewhere is no mood
         # a mood already quoted in the present illness ("Over about three months I've been sad all the time") is
