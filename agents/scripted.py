@@ -4241,7 +4241,9 @@ class ScriptedClinician(Doctor):
         spoke = self.findings.speakers
         share = sum(1 for s in spoke if s) / len(spoke) if spoke else 0.0
         history = "" if not came or not share else conf["most"] if share >= conf["most_share"] else conf["part"]
-        return conf["sentence"].format(person=f"a {person.group(1)}", company=company, history=history)
+        # "an 8-year-old girl", "an 11-year-old", "an 82-year-old man": the article as the number is said
+        article = "an" if re.match(r"(?:8|11-|18-)", person.group(1)) else "a"
+        return conf["sentence"].format(person=f"{article} {person.group(1)}", company=company, history=history)
 
     def _first_said(self, keys: list[str], non_answer: bool | None) -> str:
         """The first sentence of the first reply to one of ``keys`` (without its opener): only a non-answer

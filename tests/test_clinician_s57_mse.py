@@ -53,3 +53,12 @@ def test_an_adult_seen_alone_is_said_to_be_seen_alone_and_nothing_unobserved_is_
     # no affect, speech or appearance the encounter never showed, and no diagnosis
     for word in ("affect", "speech", "well kempt", "unkempt", "depress", "normal"):
         assert word not in mse.lower(), (word, mse)
+
+
+def test_the_article_agrees_with_the_age_as_it_is_said():
+    for walk_in, person in (("A 8-year-old girl", "an 8-year-old girl"), ("A 11-year-old girl", "an 11-year-old girl"),
+                            ("A 82-year-old man", "an 82-year-old man"), ("A 18-year-old man", "an 18-year-old man"),
+                            ("A 13-year-old girl", "a 13-year-old girl"), ("A 28-year-old man", "a 28-year-old man")):
+        doctor = with_findings(f"Outpatient clinic. {walk_in} is here to see you, alone.",
+                               answers={"mse:mood": "I feel fine."})
+        assert f"Appearance and behaviour: {person}, seen alone." in _mse(write(doctor, "write_note")), walk_in
