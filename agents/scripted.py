@@ -2211,6 +2211,13 @@ class ScriptedClinician(Doctor):
                 older = unknown["older"]
                 text = older["sentence"] if (self.walk_in.age or 0) >= older["min_age"] else unknown["sentence"]
                 parts.append(text.format(he=he, his=his, him=him).replace("they cares", "they care"))
+        elif self.walk_in.age_group == "adult" and not self._dependants_named() and self._dependants_possible() and any(
+            c.startswith(tuple(conf["dependants_unknown"]["beside_dependence"])) for c in profile.codes
+        ):  # a dependence seen anywhere: who depends on the patient at home is asked, as on admission (test-v2-0332)
+            he, his, him = {"female": ("she", "her", "her"), "male": ("he", "his", "him")}.get(self.walk_in.sex or "", ("they", "their", "them"))
+            unknown = conf["dependants_unknown"]
+            text = unknown["older"]["sentence"] if (self.walk_in.age or 0) >= unknown["older"]["min_age"] else unknown["sentence"]
+            parts.append(text.format(he=he, his=his, him=him).replace("they cares", "they care"))
         plan = " ".join(p for p in parts if p.strip(". :"))
         # nor a follow-up clause that speaks of a drug not prescribed ("lithium level 5-7 days after starting" beside
         # olanzapine read as lithium, and drew the lithium checks into the plan: stop 33's consultant, test-v2-0326)

@@ -34,3 +34,8 @@ def test_a_dependent_drinker_who_let_things_slide_is_not_sent_to_the_acute_ward(
     assert "admission to the acute ward" not in plan and "Mental Health Act" not in plan, plan
     assert "inpatient detoxification" in plan, plan  # the liver still calls for a supervised withdrawal
     assert "Oral thiamine" in plan and "Pabrinex IV for 3-5 days" not in plan, plan
+
+
+def test_a_dependent_drinker_sent_home_is_still_asked_who_depends_on_him():
+    plan = _played("test-v2-0332").treatment
+    assert "Whether anyone depends on him at home" in plan, plan
