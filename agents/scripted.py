@@ -2211,7 +2211,8 @@ class ScriptedClinician(Doctor):
                 older = unknown["older"]
                 text = older["sentence"] if (self.walk_in.age or 0) >= older["min_age"] else unknown["sentence"]
                 parts.append(text.format(he=he, his=his, him=him).replace("they cares", "they care"))
-        elif self.walk_in.age_group == "adult" and not self._dependants_named() and self._dependants_possible() and any(
+        elif self.walk_in.age_group == "adult" and not self._dependants_named() and self._dependants_possible() \
+                and not self._lives_alone() and any(
             c.startswith(tuple(conf["dependants_unknown"]["beside_dependence"])) for c in profile.codes
         ):  # a dependence seen anywhere: who depends on the patient at home is asked, as on admission (test-v2-0332)
             he, his, him = {"female": ("she", "her", "her"), "male": ("he", "his", "him")}.get(self.walk_in.sex or "", ("they", "their", "them"))

@@ -39,3 +39,9 @@ def test_a_dependent_drinker_who_let_things_slide_is_not_sent_to_the_acute_ward(
 def test_a_dependent_drinker_sent_home_is_still_asked_who_depends_on_him():
     plan = _played("test-v2-0332").treatment
     assert "Whether anyone depends on him at home" in plan, plan
+
+
+def test_a_dependent_drinker_living_alone_is_not_asked_again():
+    # hw-010: 'I live alone since separating from my wife', 'I have two adult children who keep their distance'
+    plan = _played("hw-010", "handwritten").treatment
+    assert "Whether anyone depends on him at home" not in plan, plan
