@@ -2144,7 +2144,12 @@ class ScriptedClinician(Doctor):
             parts.append(drive["sentence"].format(he=he, obj=obj))
         family = conf["family_suicide"]
         told = self.findings.answers.get("family_psychiatric_history", "")
-        family_suicide = any(re.search(p, told, re.IGNORECASE) for p in family["patterns"])
+        # a relative's suicide told, not denied ("There's no suicide in my family that I know of", hw-014)
+        family_suicide = any(
+            (m := re.search(p, sentence, re.IGNORECASE))
+            and not is_negated(sentence, len(tokenize(sentence[: m.start()])), len(tokenize(sentence[: m.end()])))
+            for sentence in split_sentences(told) for p in family["patterns"]
+        )
         means = self._means_told() if self.risk_followed else None
         kinds = self._means_kinds()
         he, his, him = {"female": ("she", "her", "her"), "male": ("he", "his", "him")}.get(self.walk_in.sex or "", ("they", "their", "them"))
@@ -2206,6 +2211,14 @@ class ScriptedClinician(Doctor):
                 older = unknown["older"]
                 text = older["sentence"] if (self.walk_in.age or 0) >= older["min_age"] else unknown["sentence"]
                 parts.append(text.format(he=he, his=his, him=him).replace("they cares", "they care"))
+        elif self.walk_in.age_group == "adult" and not self._dependants_named() and self._dependants_possible() \
+                and not self._lives_alone() and any(
+            c.startswith(tuple(conf["dependants_unknown"]["beside_dependence"])) for c in profile.codes
+        ):  # a dependence seen anywhere: who depends on the patient at home is asked, as on admission (test-v2-0332)
+            he, his, him = {"female": ("she", "her", "her"), "male": ("he", "his", "him")}.get(self.walk_in.sex or "", ("they", "their", "them"))
+            unknown = conf["dependants_unknown"]
+            text = unknown["older"]["sentence"] if (self.walk_in.age or 0) >= unknown["older"]["min_age"] else unknown["sentence"]
+            parts.append(text.format(he=he, his=his, him=him).replace("they cares", "they care"))
         plan = " ".join(p for p in parts if p.strip(". :"))
         # nor a follow-up clause that speaks of a drug not prescribed ("lithium level 5-7 days after starting" beside
         # olanzapine read as lithium, and drew the lithium checks into the plan: stop 33's consultant, test-v2-0326)
@@ -2251,6 +2264,9 @@ class ScriptedClinician(Doctor):
             for _ in range(2):  # a second pass: a step's own drug may ask for more (lithium: a pregnancy test)
                 # each as this setting takes it (a clinic's oral thiamine, not the ward's IV Pabrinex for 3-5 days)
                 worded = {**self.script["plan_safety"]["step_sentences"], **setting.get("step_sentences", {})}
+                if setting.get("discharged_steps_from") and not admitted:  # sent home from the emergency department:
+                    # the clinic's wording of a step (oral thiamine at home, not Pabrinex IV for 3-5 days; test-v2-0332)
+                    worded.update(self.script["settings"][setting["discharged_steps_from"]].get("step_sentences", {}))
                 if self.walk_in.age_group == "adult" and self._dependants_named():  # the patient's safety, then theirs
                     worded["safeguarding"] = " ".join(actions.sentences(["safeguarding"]) + [self._dependants_sentence()])
                 if medical:  # a physical illness treated under the medical team: capacity law, not mental health law
@@ -2661,7 +2677,9 @@ class ScriptedClinician(Doctor):
             # withdrawal that explains the vomiting, the purging question still asked
             code = principal.code if principal is not None else ""
             own = next((b for b in rule.get("by_lead", ()) if code.startswith(tuple(b["codes"]))), None)
-            said.append(own["sentence"] if own else rule["sentence"])
+            sentence = own["sentence"] if own else rule["sentence"]
+            if sentence:  # an empty sentence for the lead that explains the result (a withdrawal's tachycardia)
+                said.append(sentence)
             if not (principal is not None and principal.code.startswith(tuple(rule.get("explained_by_lead", ())))):
                 drop |= set(rule.get("drop_other", ()))
         return said, drop
@@ -2885,8 +2903,9 @@ class ScriptedClinician(Doctor):
 
     def heavy_drinking(self, dependent: bool = False) -> bool:
         """Whether the patient's answer about alcohol describes heavy or dependent drinking (daily, many units,
-        morning drinking), whatever the differential; with ``dependent``, only dependent drinking (``dependence_cues``
-        or the units: not "a few drinks most nights")."""
+        morning drinking), whatever the differential; with ``dependent``, only dependent drinking (``dependence_cues``,
+        a bottle a day or night, or 15 units a day or more day after day: not "a few drinks most nights", not a weekend
+        binge, not a bottle over several evenings)."""
         cues = self.script["plan_safety"]["heavy_drinking"]
         f = self.findings
         reply = f.answers.get("alcohol_use", "").lower()
@@ -2896,9 +2915,17 @@ class ScriptedClinician(Doctor):
             return False
         if any(c in reply for c in cues["dependence_cues" if dependent else "cues"]):
             return True
+        if dependent and any(re.search(p, reply) for p in cues["dependence_patterns"]):
+            return True  # a bottle a night ("It's a bottle of wine a night"), not a bottle over several evenings
+        binge = any(w in reply for w in cues["binge_frame"])  # "I binge-drink Friday and Saturday, 12 to 14 units a night"
         for number, per in re.findall(r"(\d+)\s*units?\s*(?:(?:at|per|each|a|the)\b)?\s*(day|night|weekends?|week)?", reply):
-            limit = cues["units_per_week"] if per.startswith("week") else cues["units_per_day"]
-            if int(number) >= limit:
+            per = per or ("weekend" if binge else "")  # "I have wine at weekends, 4 to 6 units": the weekend's amount
+            weekly = per.startswith("week")
+            if dependent:  # the amount at which an assisted withdrawal is considered, drunk day after day
+                limit = cues["units_per_week_dependent"] if weekly else cues["units_per_day_dependent"]
+                if int(number) >= limit and (weekly or not binge):
+                    return True
+            elif int(number) >= (cues["units_per_week"] if weekly else cues["units_per_day"]):
                 return True
         return False
 
@@ -3636,6 +3663,15 @@ class ScriptedClinician(Doctor):
                 if item.get("section", "hpi") != section or item["key"] not in f.answers:
                     continue
                 quote = self._quote(item["key"], used)
+                if section == "risk":
+                    # a risk item's answer only: never a clause read as another risk item's subject ("I didn't have
+                    # any wish to die" under the action on a belief, hw-033); a bare "No, not that I know of" answers it
+                    quote = self._on_item(item["key"], quote) if quote else ""
+                    reply = f.answers[item["key"]]
+                    if not quote and answer_polarity(reply) is not None:
+                        first = next((p.strip() for p in split_sentences(reply) if p.strip()), reply).rstrip(".")
+                        teller = f.told_by.get(item["key"])
+                        quote = f'{self._voice()[1].capitalize()} {teller} says: "{first}"' if teller else f'"{first}"'
                 label = item["label"].replace("them", self._object())
                 if quote:
                     out.append(_end(f"{label}: {quote}"))
@@ -4150,7 +4186,7 @@ class ScriptedClinician(Doctor):
         writing = self.script["note_writing"]
         state = writing["mental_state"]
         term = self._term
-        mse = []
+        mse = [seen] if (seen := self._observed()) else []
         if mood:
             mse.append(_end(f"Mood described as {mood}"))
         else:
@@ -4198,6 +4234,24 @@ class ScriptedClinician(Doctor):
         if cognition:
             mse.append(_end("Cognition: " + "; ".join(cognition)))
         return mse
+
+    def _observed(self) -> str:
+        """What the doctor saw at the visit, for the mental state (``note_writing.mental_state.observed``): the person
+        of the walk-in observation, who came with them, and an informant who gave most or part of the history (read
+        from who gave the replies); empty when the walk-in names no person."""
+        conf = self.script["note_writing"]["mental_state"]["observed"]
+        first = (self.findings.walk_in or "").split("\n")[0]
+        person = re.search(conf["person"], first, re.IGNORECASE)
+        if not person:
+            return ""
+        came = re.search(conf["accompanied"], first, re.IGNORECASE)
+        company = conf["with"].format(who=came.group(1).strip()) if came else conf["alone"]
+        spoke = self.findings.speakers
+        share = sum(1 for s in spoke if s) / len(spoke) if spoke else 0.0
+        history = "" if not came or not share else conf["most"] if share >= conf["most_share"] else conf["part"]
+        # "an 8-year-old girl", "an 11-year-old", "an 82-year-old man": the article as the number is said
+        article = "an" if re.match(r"(?:8|11-|18-)", person.group(1)) else "a"
+        return conf["sentence"].format(person=f"{article} {person.group(1)}", company=company, history=history)
 
     def _first_said(self, keys: list[str], non_answer: bool | None) -> str:
         """The first sentence of the first reply to one of ``keys`` (without its opener): only a non-answer
@@ -4574,6 +4628,17 @@ class ScriptedClinician(Doctor):
                 for drug in [d for d in self._drugs_taken() if d in self._drugs_stopped()]:
                     parts.append(stopped_since.format(drug=drug[:1].upper() + drug[1:]))
             if parts:
+                # the same answer said twice, the second time with a hedge at its end ("My father has bipolar disorder
+                # and takes lithium" and "..., I reckon", hw-003): written once under its heading
+                closers = writing["narrative"]["closers"]
+
+                def bare(part: str) -> str:
+                    low = part.lower()
+                    for closer in closers:
+                        low = low.replace(closer + '"', '"')
+                    return low
+
+                parts = [p for k, p in enumerate(parts) if bare(p) not in {bare(q) for q in parts[:k]}]
                 lines.append(f"{heading}: {' '.join(parts)}")
         # the first sentence of the mood answers that speaks of a mood: an answer drifting elsewhere is no mood
         # a mood already quoted in the present illness ("Over about three months I've been sad all the time") is
