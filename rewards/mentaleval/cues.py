@@ -108,6 +108,8 @@ class MentalEvalCues:
     drug_classes: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = None  # type: ignore[assignment]
     generic_therapy: CuePhrases = None  # type: ignore[assignment]
     drug_avoid_after_cues: CuePhrases = None  # type: ignore[assignment]
+    therapy_topic_skip: tuple[str, ...] = ()
+    therapy_topic_synonyms: Mapping[str, tuple[str, ...]] = None  # type: ignore[assignment]
     drug_warning_cues: CuePhrases = None  # type: ignore[assignment]
     drug_warning_stop_cues: CuePhrases = None  # type: ignore[assignment]
     dose_described: CuePhrases = None  # type: ignore[assignment]
@@ -202,6 +204,9 @@ def read_cue_file(raw: Mapping[str, Any], where: str = "cues.json") -> MentalEva
         drug_classes=drug_classes,
         generic_therapy=CuePhrases(strings("generic_therapy") if "generic_therapy" in raw else []),
         drug_avoid_after_cues=CuePhrases(strings("drug_avoid_after_cues") if "drug_avoid_after_cues" in raw else []),
+        therapy_topic_skip=tuple(str(w).lower() for w in raw.get("therapy_topic_skip", ())),
+        therapy_topic_synonyms={str(k).lower(): tuple(str(w).lower() for w in v)
+                                for k, v in (raw.get("therapy_topic_synonyms") or {}).items()},
         drug_warning_cues=CuePhrases(strings("drug_warning_cues") if "drug_warning_cues" in raw else []),
         drug_warning_stop_cues=CuePhrases(strings("drug_warning_stop_cues") if "drug_warning_stop_cues" in raw else []),
         dose_described=CuePhrases(strings("dose_described") if "dose_described" in raw else []),

@@ -51,6 +51,7 @@ class Prescribing:
     target: re.Pattern[str]
     as_needed: re.Pattern[str]
     start_classes: frozenset[str]
+    slow_start: frozenset[str]
     start_words: re.Pattern[str]
     titration: re.Pattern[str]
     supply: tuple[re.Pattern[str], ...]
@@ -97,6 +98,7 @@ def load_prescribing() -> Prescribing:
         target=_words(raw["target_words"]),
         as_needed=re.compile(r"(?:[a-z]+\s+)??" + _words(raw["as_needed_after_dose"]).pattern, re.IGNORECASE),
         start_classes=frozenset(raw["start_dose_classes"]),
+        slow_start=frozenset(raw["slow_start"]["drugs"]),
         start_words=_words(raw["start_words"]),
         titration=_words(raw["titration_words"]),
         supply=tuple(re.compile(p, re.IGNORECASE) for p in supply["patterns"]),
@@ -207,26 +209,35 @@ def over_maximum(plan: str, age: int | None) -> tuple[str, ...]:
     return tuple(out)
 
 
-def doubled_start(plan: str, medications: str, history: str) -> tuple[str, ...]:
+def doubled_start(plan: str, medications: str, history: str, slow: bool = False) -> tuple[str, ...]:
     """Antidepressants ``plan`` starts (a start word in the sentence, the drug not in the record's medications or past
-    history) at twice the usual starting dose or more: the first figure said of the drug, before any titration."""
+    history) at twice the usual starting dose or more: the first figure said of the drug, before any titration. With
+    ``slow``, the drugs that must be started slowly whatever the illness (``prescribing.json`` ``slow_start``:
+    lamotrigine, clozapine) instead, not in the record's current medications (one stopped for a while is titrated
+    again), and only a figure said before any titration or target word ('lamotrigine titrated to 200 mg' names the
+    target, not the start)."""
     P = load_prescribing()
-    known = f"{medications or ''} {history or ''}"
+    known = f"{medications or ''} {'' if slow else history or ''}"
     out: list[str] = []
     for sentence in _sentences(plan):
         if not P.start_words.search(sentence):
             continue
         for d in P.drugs:
-            if d.start_mg is None or d.drug_class not in P.start_classes or d.pattern.search(known):
+            kind = d.name in P.slow_start if slow else d.drug_class in P.start_classes
+            if d.start_mg is None or not kind or d.pattern.search(known):
                 continue
             m = d.pattern.search(sentence)
             if not m:
+                continue
+            figure = _FIGURE.search(sentence, m.end())
+            if slow and figure and (P.titration.search(sentence, m.end(), figure.start())
+                                    or P.target.search(sentence, m.end(), figure.start())):
                 continue
             first = _doses_said(sentence, m, P, first_only=True)
             top = d.start_max_mg if d.start_max_mg is not None else d.start_mg
             if first and first[0] >= 2 * d.start_mg and first[0] > top and d.name not in " ".join(out):
                 out.append(f"{d.name} started at {first[0]:g} mg, twice the usual starting dose "
-                           f"({d.start_mg:g} mg) or more")
+                           f"({d.start_mg:g} mg) or more" + (": it must be started slowly" if slow else ""))
     return tuple(out)
 
 
@@ -289,6 +300,7 @@ def prescribing_faults(plan: str, age: int | None, suicide_risk: bool, medicatio
                        antidepressant_started: bool, prompt_contact: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """``(harms, gaps)`` of ``plan`` (module docstring)."""
     harms = list(over_maximum(plan, age))
+    harms += doubled_start(plan, medications, history, slow=True)
     if suicide_risk:
         supply = large_supply(plan)
         if supply:
