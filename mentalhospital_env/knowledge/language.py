@@ -202,7 +202,18 @@ class _Reading(NamedTuple):
 @_memo
 def _read(text: str) -> _Reading:
     low = text.lower().replace("\u2019", "'")
+    if " " in low:
+        low = _possessive_me().sub("my", low)  # "me dad", "cut me arm": the dialect's "my", read as "my" (same length)
     return _Reading(low, tuple(_TOKEN.findall(low)))
+
+
+@lru_cache(maxsize=1)
+def _possessive_me() -> re.Pattern[str]:
+    """``me`` said for ``my`` before a relative or a part of the body (``language.json``'s ``possessive_me``)."""
+    words = language_data().get("possessive_me", {}).get("before", ())
+    if not words:
+        return re.compile(r"(?!x)x")
+    return re.compile(r"\bme(?= (?:" + "|".join(map(re.escape, sorted(words, key=len, reverse=True))) + r")\b)")
 
 
 @_memo
