@@ -3092,7 +3092,7 @@ def _carried_share(c: StatementReading, o: StatementReading, said: frozenset[str
     carried_concepts = {
         cc.concept_id for cc in c.concepts if any(_carries(oc, cc) for oc in o.concepts)
     } | said
-    o_stems = o.stems
+    o_stems = o.stems | amount_stems_carried(c.text, o.text)
     words, total = c.share_words
     carried = 0.0
     for word_stem, weight, holders in words:
@@ -3103,6 +3103,50 @@ def _carried_share(c: StatementReading, o: StatementReading, said: frozenset[str
         ):
             carried += weight
     return carried / total if total else 0.0
+
+
+@lru_cache(maxsize=1)
+def _time_units() -> tuple[dict[str, float], float]:
+    """Units of time in days by stem (contrasts.json's ``when``: ``units_in_days`` and ``clock_units_in_days``), and
+    the ratio within which two amounts of time are the same amount."""
+    raw = _contrasts_json()["when"]
+    units = {**raw["units_in_days"], **raw.get("clock_units_in_days", {})}
+    return {stem(k): float(v) for k, v in units.items()}, float(raw.get("same_amount_ratio", 1.0))
+
+
+@lru_cache(maxsize=memo_size(65536))
+def amount_stems_carried(checkpoint: str, output: str) -> frozenset[str]:
+    """The checkpoint's words for its amounts that the output carries in other words: when every amount the
+    checkpoint says (:func:`~mentalhospital_env.knowledge.language.quantities`) the output says too, in digits or
+    in words ("24 years" and "twenty-four years") or, for time, in another unit within ``same_amount_ratio``
+    ("four months" and "seventeen weeks", "two hours a day" and "120 minutes a day"), the checkpoint's number words
+    and digits and the units of those amounts. Empty when some amount of the checkpoint is not said."""
+    c_amounts = quantities(checkpoint)
+    if not c_amounts:
+        return frozenset()
+    o_amounts = quantities(output)
+    if not o_amounts:
+        return frozenset()
+    days, ratio = _time_units()
+
+    def same(a: tuple[float, str], b: tuple[float, str]) -> bool:
+        a_base, _, a_rate = a[1].partition("/")
+        b_base, _, b_rate = b[1].partition("/")
+        if a_rate != b_rate:
+            return False
+        if a_base == b_base:
+            return a[0] == b[0]
+        if a_base in days and b_base in days:
+            x, y = a[0] * days[a_base], b[0] * days[b_base]
+            return x > 0 and y > 0 and max(x, y) <= ratio * min(x, y)
+        return False
+
+    if not all(any(same(a, b) for b in o_amounts) for a in c_amounts):
+        return frozenset()
+    numbers = _single_number_words()
+    out = {word_key(stem(unit.partition("/")[0])) for _, unit in c_amounts}
+    out |= {w.stem for w in read_statement(checkpoint).words if w.stem[:1].isdigit() or w.stem in numbers}
+    return frozenset(out)
 
 
 @lru_cache(maxsize=1)

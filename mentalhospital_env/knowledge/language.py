@@ -202,7 +202,18 @@ class _Reading(NamedTuple):
 @_memo
 def _read(text: str) -> _Reading:
     low = text.lower().replace("\u2019", "'")
+    if " " in low:
+        low = _possessive_me().sub("my", low)  # "me dad", "cut me arm": the dialect's "my", read as "my" (same length)
     return _Reading(low, tuple(_TOKEN.findall(low)))
+
+
+@lru_cache(maxsize=1)
+def _possessive_me() -> re.Pattern[str]:
+    """``me`` said for ``my`` before a relative or a part of the body (``language.json``'s ``possessive_me``)."""
+    words = language_data().get("possessive_me", {}).get("before", ())
+    if not words:
+        return re.compile(r"(?!x)x")
+    return re.compile(r"\bme(?= (?:" + "|".join(map(re.escape, sorted(words, key=len, reverse=True))) + r")\b)")
 
 
 @_memo
@@ -1267,6 +1278,22 @@ _SPOKEN_PRONOUNS = frozenset(("his", "her", "him", "they", "they're", "them", "t
 _SPEAKER_LABEL_WORDS = 4  # "the patient's mother", "his wife", "Mum": a label is a few words at most
 
 
+def _patient_named_later(text: str, tokens: tuple[str, ...], first_end: int, second_end: int) -> bool:
+    """Whether the words after a label are a person speaking who names the patient as "he" or "she" ("he'll" too)
+    only in a clause after the first: a person may open on the time or the amount, in a clause with a subject of its
+    own ("Wife: it's been creeping on for two years, he asks me the same thing"), where a family history line opens
+    on its finding, a bare noun, and its "she" is the relative ("Mother: depression for years; she was admitted")."""
+    third = load_cues().third_person
+    if not any(tokens[i].partition("'")[0] in third for i in range(second_end, len(tokens))):
+        return False
+    doc = _parsed(text)
+    if doc is None:
+        return False
+    starts = _token_starts(text)
+    low, high = starts[first_end], starts[second_end] if second_end < len(starts) else len(text)
+    return any(low <= t.idx < high and t.dep_ in _SUBJECT_DEPS for t in doc)
+
+
 def _speaker_label_end(text: str, tokens: tuple[str, ...], first_end: int, second_end: int) -> int:
     """The end (a token index) of a speaker label opening the text, or 0: a first clause of a few words, ended by
     a colon, that names another person (an other-subject cue: "Mum:", "His wife:", "Partner:"), followed by a
@@ -1276,7 +1303,7 @@ def _speaker_label_end(text: str, tokens: tuple[str, ...], first_end: int, secon
         return 0
     cues = load_cues()
     spoken = cues.first_person | cues.third_person | _SPOKEN_PRONOUNS
-    if not any(t in spoken for t in tokens[first_end:second_end]):
+    if not any(t in spoken for t in tokens[first_end:second_end]) and not _patient_named_later(text, tokens, first_end, second_end):
         return 0
     starts = _token_starts(text)
     low = _read(text).low
@@ -1288,7 +1315,7 @@ def _speaker_label_end(text: str, tokens: tuple[str, ...], first_end: int, secon
         # a label that says "my" is the speaker's own relative: it is the one speaking when the words after it open in
         # the first person ("My wife: I've tried everything, doctor, his favourite soup"), but when they open on
         # another person the patient is quoting her ("My mum: she always said I was useless"), and "I" is the patient
-        first = next(t for t in tokens[first_end:second_end] if t in spoken)
+        first = next(t for t in tokens[first_end:] if t in spoken)
         if first not in cues.first_person:
             return 0
     return first_end if _find(part, cues.other_subject) else 0
