@@ -2264,9 +2264,9 @@ class ScriptedClinician(Doctor):
             for _ in range(2):  # a second pass: a step's own drug may ask for more (lithium: a pregnancy test)
                 # each as this setting takes it (a clinic's oral thiamine, not the ward's IV Pabrinex for 3-5 days)
                 worded = {**self.script["plan_safety"]["step_sentences"], **setting.get("step_sentences", {})}
-                if setting.get("discharged_steps_from") and not admitted:  # sent home from the emergency department:
-                    # the clinic's wording of a step (oral thiamine at home, not Pabrinex IV for 3-5 days; test-v2-0332)
-                    worded.update(self.script["settings"][setting["discharged_steps_from"]].get("step_sentences", {}))
+                if setting.get("discharged_step_sentences") and not admitted:  # sent home from the emergency department:
+                    # a step as it is given before going home (Pabrinex in the department, then oral thiamine; test-v2-0332)
+                    worded.update(setting["discharged_step_sentences"])
                 if self.walk_in.age_group == "adult" and self._dependants_named():  # the patient's safety, then theirs
                     worded["safeguarding"] = " ".join(actions.sentences(["safeguarding"]) + [self._dependants_sentence()])
                 if medical:  # a physical illness treated under the medical team: capacity law, not mental health law
