@@ -737,6 +737,10 @@ def check_note(case: Any, chart: Chart) -> NotePrecision:
                 {d for a, d in with_denial if a == concept and d in denied_in_note}
                 | {d for d in _implications(concept)[1] if d in denied_in_note}
             )
+            if clash and said_yes and set(clash) <= evidence.denied:
+                # the note's finding and its denial are the patient's own two answers ('I'm buzzing' ... 'No, I don't
+                # have spells where I'm on a high'): recorded as given, like a finding beside its own denial above
+                continue
             if clash:
                 errors.append(ClaimError(concept, "present", f"contradicts the note ({', '.join(clash)})", serious, "contradicts"))
             elif said_yes:
