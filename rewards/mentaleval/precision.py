@@ -312,8 +312,6 @@ def _block_claims(text: str) -> list[tuple[str, bool]]:
     commas = frozenset(comma_breaks(text))
     out: list[tuple] = []
     said_with_negation: set[tuple[str, int]] = set()
-    # a negation word that is a finding's own ("no energy", the fatigue phrase): it makes that finding, denies no other
-    own = frozenset(m.start for m in found if not m.negated and m.start < len(tokens) and tokens[m.start] in _negation_words())
     for m in found:
         if lexicon.get(m.concept_id).kind not in _CLAIM_KINDS:
             continue
@@ -347,7 +345,7 @@ def _block_claims(text: str) -> list[tuple[str, bool]]:
             continue
         in_denial_list = any(a < m.start < b for a, b in denied)  # a denial heading its sentence: "Denies: A, B, ..., K."
         present = not (m.negated or _denied_in_sentence(tokens, sentence_starts, m.start) or in_denial_list)
-        if not present and not in_denial_list and _negation_ends_with_its_item(tokens, commas, sentence_starts, m.start, own):
+        if not present and not in_denial_list and _negation_ends_with_its_item(tokens, commas, sentence_starts, m.start):
             # "low mood daily, no energy, constant guilt, hopelessness": the "no" is one item's, the guilt is affirmed
             present = True
         out.append((m.concept_id, present) if present else (m.concept_id, False, sentence))  # type: ignore[arg-type]
@@ -402,8 +400,7 @@ def _negation_words() -> frozenset[str]:
     return _NOTE_DENIALS | _OWN_NEGATIONS | frozenset(p[0] for p in load_language_cues().negation if len(p) == 1)
 
 
-def _negation_ends_with_its_item(tokens: list[str], commas: frozenset[int], starts: list[int], at: int,
-                                 own: frozenset[int] = frozenset()) -> bool:
+def _negation_ends_with_its_item(tokens: list[str], commas: frozenset[int], starts: list[int], at: int) -> bool:
     """Whether the negation before token ``at`` is one comma item's own and ends with that item, so that the finding
     at ``at``, in a later item, is affirmed (stop 42, issue 15). A note lists findings as comma items, each a claim of
     its own: a negation that opens an item in the middle of the list denies that item only ("low mood daily, worse in
@@ -417,8 +414,8 @@ def _negation_ends_with_its_item(tokens: list[str], commas: frozenset[int], star
     cue = next((j for j in range(at - 1, start - 1, -1) if tokens[j] in words), None)
     if cue is None or not any(cue < c <= at for c in commas):
         return False  # no negation, or the finding is in the negation's own item
-    if tokens[cue] in _OWN_NEGATIONS or cue in own:
-        return True  # a negation that makes a finding ("can't sit still"; "no energy", stop 57) denies nothing after it
+    if tokens[cue] in _OWN_NEGATIONS:
+        return True
     if cue not in commas or cue == start:
         return False  # the negation opens its sentence (or follows no comma): it heads the list
     joiners = frozenset(load_language_cues().negation_list_joiners)
@@ -721,7 +718,6 @@ def check_note(case: Any, chart: Chart) -> NotePrecision:
     )
     observed = _observed()
     inferred = inferred_only(note)
-    told_in_note = {m.concept_id for m in mentions(note) if not m.negated}  # quotes too: 'I'm buzzing'
     errors = []
     for concept, present in claims:
         # a finding is supported by itself, by a finding that implies it and by its claim equivalents ("early
@@ -740,10 +736,6 @@ def check_note(case: Any, chart: Chart) -> NotePrecision:
                 {d for a, d in with_denial if a == concept and d in denied_in_note}
                 | {d for d in _implications(concept)[1] if d in denied_in_note}
             )
-            if clash and said_yes and set(clash) <= evidence.denied:
-                # the note's finding and its denial are the patient's own two answers ('I'm buzzing' ... 'No, I don't
-                # have spells where I'm on a high'): recorded as given, like a finding beside its own denial above
-                continue
             if clash:
                 errors.append(ClaimError(concept, "present", f"contradicts the note ({', '.join(clash)})", serious, "contradicts"))
             elif said_yes:
@@ -759,11 +751,6 @@ def check_note(case: Any, chart: Chart) -> NotePrecision:
                 errors.append(ClaimError(concept, "present", "never came up", serious, "never"))
         else:
             if affirmed_itself and concept not in now_only:
-                if said_no and (equivalent | specific) & (asserted | told_in_note):
-                    # the patient said both ('I feel fantastic' ... 'No, I don't have spells where I'm on a high') and
-                    # the note records both, the finding and the denial as given: a faithful record, not a misstated
-                    # one, in its own words or quoted (stop 57: held_out39 note-743, held_out46 note-1007, rated 5)
-                    continue
                 errors.append(ClaimError(concept, "absent", "affirmed by the patient", serious, "affirmed"))
             elif not said_no and concept in _general_only(note) and _general_peers(concept) & (evidence.denied | evidence.affirmed):
                 # "denies hallucinations" after a voices question answered: the denial stands on what was asked, and
