@@ -86,6 +86,9 @@ class PersonaProfile:
     #: the patient's own sayings tied to what the speech style says they are about (:func:`topic_sayings`):
     #: (saying, topics, said after a "no" only)
     sayings: tuple[tuple[str, frozenset[str], bool], ...] = ()
+    #: what the persona will not talk about (:func:`refusals`): (their words for it, or None; the topics; the
+    #: content stems of each thing named)
+    refuses: tuple[tuple[str | None, frozenset[str], tuple[frozenset[str], ...]], ...] = ()
 
 
 def _runs(text: str, quotes: list[re.Match[str]]) -> dict[int, int]:
@@ -187,6 +190,93 @@ def topic_sayings(speech_style: str | None) -> tuple[tuple[str, frozenset[str], 
     return tuple(out.values())
 
 
+def refusals(speech_style: str | None) -> tuple[tuple[str | None, frozenset[str], tuple[frozenset[str], ...]], ...]:
+    """What the speech style says the patient will not talk about (``refuses`` of ``data/styles.json``): for each
+    cue ("Will not talk about"), the words after it up to the next semicolon or sentence end, read as the topics
+    they name, the things they name one by one (the content stems of each "or"-joined part: "hurting himself",
+    "hitting his head", "the funeral") and the quotation given there as the patient's words ("Will not talk about
+    hurting himself or hitting his head ('No. Stop.') or about the funeral" -> "No. Stop."), or None where none is
+    quoted."""
+    text = speech_style or ""
+    cues = load_styles().get("refuses", {}).get("cues", ())
+    if not text or not cues:
+        return ()
+    from .understanding import understand
+
+    # quotations masked, so that "('No. Stop.')" ends no sentence
+    masked = _QUOTE.sub(lambda q: "x" * len(q.group(0)), text)
+    out = []
+    for cue in cues:
+        for m in re.finditer(cue, masked, re.IGNORECASE):
+            end = re.search(r";|(?<=[a-z)])\.(?:\s|$)", masked[m.end():])
+            clause = text[m.end(): m.end() + end.start() if end else len(text)]
+            quote = _QUOTE.search(clause)
+            plain = _QUOTE.sub(" ", clause).strip(" (),")
+            topics = frozenset(understand(plain).topics) - {"greeting", "closing", "rapport", "other"}
+            things = tuple(frozenset(c) for part in re.split(r"\bor\b|\band\b|,", plain) if (c := content_stems(part)))
+            if topics or things:
+                out.append((_as_said(quote.group(1).strip(" .,;")) if quote else None, topics, things))
+    return tuple(out)
+
+
+def _refused(fact: IndexedFact, persona: PersonaProfile) -> bool:
+    """Whether a fact is on something the persona will not talk about: filed under a refused topic, or naming
+    every content word of a thing refused ("hit his head with right palm 5 times", filed under violence only)."""
+    return any(_names(fact, topics, things) for _, topics, things in persona.refuses)
+
+
+def _names(fact: IndexedFact, topics: frozenset[str], things: tuple[frozenset[str], ...]) -> bool:
+    stems = set(content_stems(fact.fact.text))
+    return bool(set(fact.topics) & topics) or any(thing <= stems for thing in things)
+
+
+def refused_words(item: AnswerItem, persona: PersonaProfile, index: FactIndex) -> str | None:
+    """The patient's own words for not talking about what ``item`` is about (:func:`refusals`), where it is on
+    something they refuse and the style quotes them; None otherwise."""
+    own = _item_topics(item, index)
+    for words, topics, things in persona.refuses:
+        if words and (topics & own or any(_names(f, topics, things) for f in item.facts)):
+            return words
+    return None
+
+
+def _item_topics(item: AnswerItem, index: FactIndex) -> set[str]:
+    """The topics an answer item is about: its subject's (a topic, or a finding's topics)."""
+    if item.subject in load_taxonomy().by_id:
+        return {item.subject}
+    if item.subject in index.lexicon:
+        return set(finding_topics(item.subject, index.lexicon))
+    return set()
+
+
+def refuse(plan: AnswerPlan, persona: PersonaProfile, index: FactIndex) -> AnswerPlan:
+    """The plan with what the persona will not talk about (:func:`refusals`) held back, whatever the rapport: an
+    item on a refused topic is withheld (said in their own words for it: :func:`refused_words`), and a fact on
+    something refused recalled for another question is left out ("When you are angry, what goes through your
+    mind?" is not answered "I hit my head with right palm 5 times." by a man who will not talk about hitting his
+    head, uw-030); an item left with nothing is withheld. The same plan object when nothing is refused."""
+    if not persona.refuses or plan.refusal is not None or not plan.items:
+        return plan
+    closed = frozenset().union(*(topics for _, topics, _ in persona.refuses))
+    items: list[AnswerItem] = []
+    changed = False
+    for item in plan.items:
+        if item.silent or item.stance == WITHHELD:
+            items.append(item)
+            continue
+        kept = tuple(f for f in item.facts if not _refused(f, persona))
+        if _item_topics(item, index) & closed or (item.facts and not kept):
+            items.append(AnswerItem(WITHHELD, item.subject, item.facts, True, item.about_other))
+            changed = True
+        elif len(kept) != len(item.facts):
+            items.append(replace(item, facts=kept))
+            changed = True
+        else:
+            items.append(item)
+    # the refusal is said beside what else is answered, never left out: a "no" to the rest would read as a "no" to it
+    return replace(plan, items=tuple(items)) if changed else plan
+
+
 def narrative_manner(case: Case) -> Persona | None:
     """A persona read from how a narrative record describes the patient's manner, for a record that
     gives none (``narrative_manner`` of ``data/styles.json``): the examination's speech and behaviour
@@ -258,6 +348,7 @@ def persona_for(case: Case) -> PersonaProfile:
         most_sentences=int(table.get("most_sentences", 0)),
         said_whole_sections=frozenset(styles.get("said_whole_sections", ())),
         sayings=topic_sayings(persona.speech_style),
+        refuses=refusals(persona.speech_style),
     )
 
 

@@ -48,7 +48,7 @@ from mentalhospital_env.knowledge.codes import charted_diagnosis
 from mentalhospital_env.knowledge.lexicon import Lexicon
 
 from .check import ClaimChecker, facts_expressed
-from .decide import Decision, gate, gives_focus, on_focus, said_again
+from .decide import Decision, gate, gives_focus, on_focus, refuse, said_again
 from .embedding_reader import check_topic_reader
 from .informant import CHILD_AGE, informant_for
 from .question import Question, read_question
@@ -470,6 +470,9 @@ class Patient:
         speaker = "patient"
         if self.informant is not None and self.informant.answers(question.text, question.topics, self.child):
             speaker = "informant"
+        elif rep is not None:
+            # what the persona will not talk about is held back whatever the rapport (the informant still tells it)
+            plan = refuse(plan, rep.persona, self.index)
         said_before = None
         if repeated and question.key in self._replies and plan is memory.state.answers.get(question.key):
             said_before = self._replies[question.key]

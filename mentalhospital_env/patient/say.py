@@ -27,7 +27,7 @@ from mentalhospital_env.knowledge.language import SharedMemo, find_phrases, load
 from mentalhospital_env.knowledge.lexicon import Lexicon, load_lexicon
 
 from .check import ClaimChecker
-from .decide import PersonaProfile, focus_asked, says_focus
+from .decide import PersonaProfile, focus_asked, refused_words, says_focus
 from .implied import load_implications
 from .informant import CHILD_AGE
 from .reading import CLOSED_WORLD_KINDS, concept_topics, cosine, read_statements, stable_seed
@@ -885,7 +885,8 @@ class Speaker:
             if facts != item.facts:
                 item = replace(item, facts=facts)
         if item.stance == WITHHELD:
-            return [voice.pick("withhold", rng)]
+            # what the persona will not talk about, in their own words for it ("No. Stop.", uw-030)
+            return [refused_words(item, self.persona, self.index) or voice.pick("withhold", rng)]
         if item.stance == UNKNOWN:
             if item.subject == "insight":
                 # their own words for it, where the record's line on their view quotes them ("Limited: 'I'm just
