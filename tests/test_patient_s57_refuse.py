@@ -30,3 +30,9 @@ def test_he_will_not_talk_about_hurting_himself_in_his_own_words(uw030) -> None:
     # the head-hitting recalled for another question is not said either
     said = _reply(uw030, "When you are angry with someone, what sort of thoughts go through your mind?").text
     assert "hit my head" not in said and "head-hitting" not in said, said
+
+
+def test_a_refused_fact_recalled_beside_the_answer_is_left_out(uw030) -> None:
+    # the energy question recalled "hit side of head once during visit" beside "I'm tired all the time": the refusal
+    # was said after the answer ("I'm tired all the time. No. Stop."), to a question that never asked about it
+    assert _reply(uw030, "How is your energy through the day?").text == "I'm tired all the time."

@@ -259,22 +259,31 @@ def refuse(plan: AnswerPlan, persona: PersonaProfile, index: FactIndex) -> Answe
         return plan
     closed = frozenset().union(*(topics for _, topics, _ in persona.refuses))
     items: list[AnswerItem] = []
+    emptied: list[AnswerItem] = []  # items of another subject left with nothing once the refused facts went
     changed = False
     for item in plan.items:
         if item.silent or item.stance == WITHHELD:
             items.append(item)
             continue
         kept = tuple(f for f in item.facts if not _refused(f, persona))
-        if _item_topics(item, index) & closed or (item.facts and not kept):
+        if _item_topics(item, index) & closed:
+            # asked about it: refused, and said beside whatever else is answered (left out, a "no" to the rest would
+            # read as a "no" to it)
             items.append(AnswerItem(WITHHELD, item.subject, item.facts, True, item.about_other))
+            changed = True
+        elif item.facts and not kept:
+            emptied.append(AnswerItem(WITHHELD, item.subject, item.facts, True, item.about_other))
             changed = True
         elif len(kept) != len(item.facts):
             items.append(replace(item, facts=kept))
             changed = True
         else:
             items.append(item)
-    # the refusal is said beside what else is answered, never left out: a "no" to the rest would read as a "no" to it
-    return replace(plan, items=tuple(items)) if changed else plan
+    if not changed:
+        return plan
+    if not any(not i.silent for i in items):
+        items += emptied  # nothing else to say: the refusal is the answer ("When you are angry ...?" - "No. Stop.")
+    return replace(plan, items=tuple(items))
 
 
 def narrative_manner(case: Case) -> Persona | None:
