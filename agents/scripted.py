@@ -127,6 +127,9 @@ class WalkIn:
     age: int | None = None
     sex: str | None = None
     informant: str | None = None
+    #: what the walk-in says the adult's companion gives (``walk_in.informant_roles``): "history", "later",
+    #: "account", or None
+    informant_role: str | None = None
 
     @property
     def age_group(self) -> str:
@@ -147,12 +150,17 @@ def read_walk_in(text: str) -> WalkIn:
     age_match = re.search(r"(\d{1,3})[- ]year[- ]old", low)
     words = set(re.findall(r"[a-z]+", low.split("\n")[0]))
     sex = "female" if words & set(cues["female"]) else "male" if words & set(cues["male"]) else None
-    informant = re.search(r"accompanied by (?:his|her|their) ([a-z -]+?)(?:[.,;]|$)", low.split("\n")[0])
+    first = low.split("\n")[0]
+    informant = re.search(r"accompanied by (?:his|her|their) ([a-z -]+?)(?:[.,;]|$)", first)
+    role = next((r for r, phrases in cues.get("informant_roles", {}).items() if any(p in first for p in phrases)), None)
+    if informant is None and role:
+        informant = re.search(r"accompanied by (?:a|an) ([a-z -]+?)(?:[.,;]|$)", first)  # "a key worker" (uw-030)
     return WalkIn(
         setting=setting,
         age=int(age_match.group(1)) if age_match else None,
         sex=sex,
         informant=informant.group(1).strip() if informant else None,
+        informant_role=role if informant else None,
     )
 
 
@@ -225,9 +233,23 @@ class ScriptedClinician(Doctor):
                 if c in self.lexicon and (w.age is None or w.age >= 18 or c == "medications_current")
             ],
         }
-        plan = [item for block in s["order"] for item in blocks[block]]
+        adult = self.script["informant_questions"]["adult"]
+        if w.age_group == "adult" and w.informant_role in ("later", "account"):
+            # the companion's own account of the change and of what it has done, after the patient's own account,
+            # the risk questions and the screen: a wife who joins for the second half is asked then (uw-005)
+            blocks["collateral"] = [(q, k) for k in adult["collateral"] if (q := self._informant_question(k))]
+            order = list(s["order"])
+            order.insert(order.index("history") if "history" in order else len(order), "collateral")
+        else:
+            order = s["order"]
+        plan = [item for block in order for item in blocks[block]]
         if w.age_group == "child":  # the history is the parent's or carer's to tell, asked of them by their role
             plan = [(self._informant_question(concept) or question, concept) for question, concept in plan]
+        elif w.age_group == "adult" and w.informant_role == "history":
+            # an adult who cannot give his own history: his history is asked of the one who gives it (uw-030's key
+            # worker), how he feels and every risk question of him
+            plan = [((concept in adult["history_keys"] and self._informant_question(concept)) or question, concept)
+                    for question, concept in plan]
         self.plan = plan
 
     def _informant(self) -> str | None:
@@ -241,6 +263,9 @@ class ScriptedClinician(Doctor):
         conf = self.script["informant_questions"]
         form = conf["questions"].get(concept or "")
         informant = self._informant()
+        grown = self.walk_in.age_group == "adult"
+        if grown:  # an adult's companion: an adult's words, never "Mum, ..." (informant_questions.adult)
+            form = conf["adult"]["forms"].get(concept or "", form) if self.walk_in.informant_role else None
         if not form or not informant:
             return None
         he, his, him = {"female": ("she", "her", "her"), "male": ("he", "his", "him")}.get(self.walk_in.sex or "", ("they", "their", "them"))
@@ -248,7 +273,7 @@ class ScriptedClinician(Doctor):
         if he == "they":  # "how do they manage", not "how does they manage" (test-v2-0334)
             for pattern, replacement in conf["they_agreement"]["rules"]:
                 text = re.sub(pattern, replacement, text)
-        address = next((a for role, a in conf["address"].items() if role in informant), "")
+        address = "" if grown else next((a for role, a in conf["address"].items() if role in informant), "")
         if address:
             return f"{address}, {text}"
         preface = conf["preface_unaddressed"].format(his=his, informant=informant)
@@ -1082,7 +1107,8 @@ class ScriptedClinician(Doctor):
                 elif concept in self._follow_concepts():
                     self.findings.asked.add(self._follow_concepts()[concept])  # asked about means: not again in the history
                 sensitive = bool(concept and concept in self.lexicon and self.lexicon.get(concept).sensitive)
-                to_informant = question == self._informant_question(concept) and self.walk_in.age_group == "child"
+                to_informant = question == self._informant_question(concept) and (
+                    self.walk_in.age_group == "child" or (self.walk_in.age_group == "adult" and bool(self.walk_in.informant_role)))
                 if to_informant:
                     # put to the parent by their role, the warmth in words that speak to no "you" (it would turn the
                     # question to the child)

@@ -57,6 +57,9 @@ class Informant:
     #: the record says they answer for an adult who cannot give his own history (``answers_for`` of
     #: ``data/informant.json``): its history topics are theirs to answer, however the patient is asked
     answers_for: bool = False
+    #: the patient is an adult (18 or over): what the informant tells of him is what he would say of himself, said of
+    #: him (:meth:`say`), not the chart read out
+    adult: bool = False
 
     @property
     def knows(self) -> frozenset[str]:
@@ -185,11 +188,11 @@ class Informant:
         medicines"; a subjectless sentence of the family history is a relative's, never the child's)."""
         from mentalhospital_env.cases.compile import informant_words
 
-        if self.answers_for and said and section not in _CHART_LISTS:
-            # an adult's history told by the person who gives it: what he would say of himself, as they say it of
-            # him ("I had mum coming Saturday" -> "He had ...", the key worker's own name "I"): the chart's journal
-            # read out by the key worker was no one's speech ("Consultant outpatient review 4 December 2026, with
-            # me, on sertraline 100 mg.", uw-030); the medicines and allergies are read as the chart has them
+        if self.adult and said and section not in _CHART_LISTS:
+            # an adult's history told by the person with him: what he would say of himself, as they say it of him
+            # ("I had mum coming Saturday" -> "He had ...", the key worker's own name "I"): the chart's journal read
+            # out by the key worker was no one's speech ("Consultant outpatient review 4 December 2026, with me, on
+            # sertraline 100 mg.", uw-030); the medicines and allergies are read as the chart has them
             return self._of_him(said)
         if section == "allergies" and said and not re.match(r"^No\b", said):
             # the chart's entry "Penicillin: widespread itchy blotchy rash on day 5 of a course of amoxicillin ...,
@@ -294,7 +297,11 @@ class Informant:
         "I" ("Dean went with me" -> "I went with him")."""
         text = _third_person(said, self.sex)
         own = dict(_RELATIONS).get(self.relation, ())
-        if own:  # "with his key worker" said by the key worker: "with me"
+        if own:  # "with his key worker" said by the key worker: "with me"; "her daughter Karen says" -> "I say"
+            if self.name:  # "her daughter Mrs Siân Hughes" is the daughter herself
+                text = re.sub(rf"\b(?:[Hh]is|[Hh]er|[Tt]heir) (?:{'|'.join(own)}),? {_TITLE}?{re.escape(self.name)}(?: [A-Z][a-z]+)?\b",
+                              "I", text)
+            text = re.sub(rf"\b(?:his|her|their) (?:{'|'.join(own)})(?:'s|\u2019s)", "my", text)  # "my daughter's request"
             text = re.sub(rf"\b(?:his|her|their) (?:{'|'.join(own)})\b", "me", text)
         text = re.sub(r"([.!?] )([a-z])", lambda m: m.group(1) + m.group(2).upper(), text)
         if self.name:
@@ -807,10 +814,10 @@ def informant_for(case: Case) -> Informant | None:
              for m in [re.search(rf"\b{w}s?\b", text, re.IGNORECASE)] if m is not None]
     if not found:
         return Informant("parent", _name_beside(text, None), case.demographics.sex,
-                         _answers_for(case, text, persona.speech_style))
+                         _answers_for(case, text, persona.speech_style), case.demographics.age >= ADULT_AGE)
     _, _, relation, match = min(found, key=lambda f: f[:2])
     return Informant(relation, _name_beside(text, match), case.demographics.sex,
-                     _answers_for(case, text, persona.speech_style))
+                     _answers_for(case, text, persona.speech_style), case.demographics.age >= ADULT_AGE)
 
 
 _TITLE = r"(?:(?:Mr|Mrs|Ms|Miss|Mx|Dr)\.?\s+)"
@@ -860,3 +867,34 @@ def _answers_for(case: Case, described: str, speech_style: str | None) -> bool:
     if case.demographics.age < ADULT_AGE or not described:
         return False  # a young person is asked herself, her parent asked their own questions (uw-008)
     return _said("answers_for", described, speech_style) and not _said("not_in_room", described)
+
+
+def informant_role(case: Case) -> str | None:
+    """What the record says the person present with an adult gives (``data/informant.json``), for what the
+    clinician is told on walking in (:func:`walk_in_role`): ``"history"`` where they answer for him
+    (:attr:`Informant.answers_for`), ``"later"`` where they give an account of their own (``gives_history``) and
+    join for the later part only or he is seen alone first (``later``), ``"account"`` where they give one and are
+    present throughout; None for a patient under 18 (a child's parent, a young person's, are asked as before), for
+    one nobody came with or whose companion was sent out (``not_in_room``), and where the record gives them no
+    account of their own."""
+    persona = case.effective_persona
+    described = persona.informant
+    if case.demographics.age < ADULT_AGE or not described or _said("not_in_room", described):
+        return None
+    if _answers_for(case, described, persona.speech_style):
+        return "history"
+    if not _said("gives_history", described):
+        return None
+    return "later" if _said("later", described) else "account"
+
+
+def walk_in_role(case: Case, present: str) -> str:
+    """The sentence the clinician is told on walking in about the person present (``present``: who they are, as
+    the walk-in names them, "his wife", "a key worker"): what they can give and when they join (``walk_in`` of
+    ``data/informant.json``, by :func:`informant_role`); empty where the record says nothing of it."""
+    role = informant_role(case)
+    if role is None:
+        return ""
+    who = re.sub(r"^(?:a|an)\s+", "the ", present)
+    return _informant_cues()["walk_in"][role].format(Who=who[:1].upper() + who[1:])
+
