@@ -89,6 +89,8 @@ class PersonaProfile:
     #: what the persona will not talk about (:func:`refusals`): (their words for it, or None; the topics; the
     #: content stems of each thing named)
     refuses: tuple[tuple[str | None, frozenset[str], tuple[frozenset[str], ...]], ...] = ()
+    #: a terse adult's own words for a topic (:func:`own_words`): (the words, said as a sentence; the topics)
+    own_words: tuple[tuple[str, frozenset[str]], ...] = ()
 
 
 def _runs(text: str, quotes: list[re.Match[str]]) -> dict[int, int]:
@@ -217,6 +219,42 @@ def refusals(speech_style: str | None) -> tuple[tuple[str | None, frozenset[str]
             if topics or things:
                 out.append((_as_said(quote.group(1).strip(" .,;")) if quote else None, topics, things))
     return tuple(out)
+
+
+def own_words(speech_style: str | None) -> tuple[tuple[str, frozenset[str]], ...]:
+    """A terse adult's own words for a topic (``own_words`` of ``data/styles.json``), where the speech style lists
+    what he says now: in the part opening ``section`` ("Current:"), up to ``end``, each quotation of at most
+    ``most_words`` words after at most ``most_before`` words that name its topic ("sleeping 'bit better'" -> sleep),
+    or after none and naming its own ("'bit sad'" -> mood); never one of a run of three or more, nor one after a
+    saying verb of ``catchphrases``."""
+    text = speech_style or ""
+    rule = load_styles().get("own_words")
+    if not text or not rule:
+        return ()
+    start = re.search(rule["section"], text)
+    if start is None:
+        return ()
+    from .understanding import understand
+
+    stop = re.search(rule["end"], text[start.end():])
+    part = text[start.end(): start.end() + stop.start() if stop else len(text)]
+    quotes = list(_QUOTE.finditer(part))
+    run_of = _runs(part, quotes)
+    masked = _QUOTE.sub(lambda q: "\x00" * len(q.group(0)), part)
+    verbs = load_styles().get("catchphrases", {}).get("verbs", ())
+    out: dict[str, frozenset[str]] = {}
+    for k, m in enumerate(quotes):
+        before = masked[: m.start()]
+        lead = before[max(before.rfind(c) for c in ";,.:(\x00") + 1:].strip()
+        words = m.group(1).strip(" .,;")
+        if run_of[k] >= 3 or len(lead.split()) > int(rule["most_before"]) or len(words.split()) > int(rule["most_words"]):
+            continue
+        if any(re.search(rf"\b{re.escape(v)}\b", lead, re.IGNORECASE) for v in verbs):
+            continue  # "answers 'tired'": how he answers, not what of
+        topics = frozenset(understand(lead or words).topics) - {"greeting", "closing", "rapport", "other"}
+        if topics:
+            out.setdefault(_as_said(words), topics)
+    return tuple(out.items())
 
 
 def _refused(fact: IndexedFact, persona: PersonaProfile) -> bool:
@@ -358,6 +396,8 @@ def persona_for(case: Case) -> PersonaProfile:
         said_whole_sections=frozenset(styles.get("said_whole_sections", ())),
         sayings=topic_sayings(persona.speech_style),
         refuses=refusals(persona.speech_style),
+        # a terse adult's own few words (a child's are the child's voice as it was; uw-030)
+        own_words=own_words(persona.speech_style) if verbosity == "terse" and case.demographics.age >= 18 else (),
     )
 
 

@@ -633,6 +633,9 @@ class Speaker:
             if tone in ("curt", "judgemental"):
                 return voice.pick("cold_ack", rng)
             return voice.pick("clarify", rng)
+        own = self._own_words(plan)
+        if own:
+            return own
         if reflection and any(i.stance in (AFFIRM, TELL) and i.facts and not i.silent for i in plan.items):
             parts.append(voice.pick("affirm", rng))  # "You seem ashamed." - "Yeah. ..."
         elif p.opener_rate and rng.random() < p.opener_rate and any(i.stance == TELL for i in plan.items):
@@ -717,6 +720,23 @@ class Speaker:
                 continue
             said.setdefault(s, None)
             bags.append(bag)
+        return " ".join(said)
+
+    def _own_words(self, plan: AnswerPlan) -> str:
+        """A terse adult's own words for what was asked (:func:`.decide.own_words`: "Bit sad.", "Bit better."), where
+        every topic asked has some and the record holds something to tell of it; empty otherwise (the facts are
+        worded as ever)."""
+        words = self.persona.own_words
+        if not words:
+            return ""
+        taxonomy = load_taxonomy()
+        asked = [t for t in plan.question.topics if t in taxonomy.by_id and taxonomy.kind(t) != "meta"]
+        told = any(i.stance in (AFFIRM, TELL) and i.facts and not i.silent and not self._denial(i.facts[0]) for i in plan.items)
+        if not asked or not told or any(i.stance == WITHHELD for i in plan.items):
+            return ""
+        said = [w for w, topics in words if topics & set(asked)]
+        if not all(any(t in topics for _, topics in words) for t in asked):
+            return ""
         return " ".join(said)
 
     def _no_outcome(self, plan: AnswerPlan, said: str) -> bool:
