@@ -67,10 +67,8 @@ def test_the_key_worker_reads_the_sertraline_from_the_chart(uw030) -> None:
     assert said.startswith("Sertraline 100 mg each morning"), said
 
 
-def test_a_wife_tells_what_he_would_say_of_himself_not_the_chart() -> None:
-    # uw-029's daughter, asked by relation, read the chart's contact line and request: "... cognition and me's
-    # request for a dementia assessment ... Me Mrs I Hughes, Cardiff."
-    case = load_case(str(UNSEEN / "uw-029.json"))
-    reply = _reply(case, "A question for her daughter: How is this affecting her day-to-day life?")
-    assert reply.speaker == "informant"
-    assert "me's" not in reply.text and "Mrs I" not in reply.text and "Me Mrs" not in reply.text, reply.text
+def test_his_daughter_says_what_she_knows_of_the_family() -> None:
+    # uw-006: "There's no depression, psychosis or suicide in his family that he knows of." said by his daughter
+    case = load_case(str(UNSEEN / "uw-006.json"))
+    reply = _reply(case, "Has anyone in your family had problems with their mental health?")
+    assert reply.speaker == "informant" and "that he knows of" not in reply.text, reply.text

@@ -57,9 +57,6 @@ class Informant:
     #: the record says they answer for an adult who cannot give his own history (``answers_for`` of
     #: ``data/informant.json``): its history topics are theirs to answer, however the patient is asked
     answers_for: bool = False
-    #: the patient is an adult (18 or over): what the informant tells of him is what he would say of himself, said of
-    #: him (:meth:`say`), not the chart read out
-    adult: bool = False
 
     @property
     def knows(self) -> frozenset[str]:
@@ -188,8 +185,8 @@ class Informant:
         medicines"; a subjectless sentence of the family history is a relative's, never the child's)."""
         from mentalhospital_env.cases.compile import informant_words
 
-        if self.adult and said and section not in _CHART_LISTS:
-            # an adult's history told by the person with him: what he would say of himself, as they say it of him
+        if self.answers_for and said and section not in _CHART_LISTS:
+            # an adult's history told by the person who gives it: what he would say of himself, as they say it of him
             # ("I had mum coming Saturday" -> "He had ...", the key worker's own name "I"): the chart's journal read
             # out by the key worker was no one's speech ("Consultant outpatient review 4 December 2026, with me, on
             # sertraline 100 mg.", uw-030); the medicines and allergies are read as the chart has them
@@ -304,6 +301,8 @@ class Informant:
             text = re.sub(rf"\b(?:his|her|their) (?:{'|'.join(own)})(?:'s|\u2019s)", "my", text)  # "my daughter's request"
             text = re.sub(rf"\b(?:his|her|their) (?:{'|'.join(own)})\b", "me", text)
         text = re.sub(r"([.!?] )([a-z])", lambda m: m.group(1) + m.group(2).upper(), text)
+        # "no depression ... in his family that he knows of", said by his daughter: that we know of
+        text = re.sub(r"\bthat (?:he|she|they) knows? of\b", "that we know of", text)
         if self.name:
             text = re.sub(rf"\b{re.escape(self.name)}(?:'s|\u2019s)", "my", text)
             text = re.sub(rf"\b{re.escape(self.name)}\b", "I", text)
@@ -814,10 +813,10 @@ def informant_for(case: Case) -> Informant | None:
              for m in [re.search(rf"\b{w}s?\b", text, re.IGNORECASE)] if m is not None]
     if not found:
         return Informant("parent", _name_beside(text, None), case.demographics.sex,
-                         _answers_for(case, text, persona.speech_style), case.demographics.age >= ADULT_AGE)
+                         _answers_for(case, text, persona.speech_style))
     _, _, relation, match = min(found, key=lambda f: f[:2])
     return Informant(relation, _name_beside(text, match), case.demographics.sex,
-                     _answers_for(case, text, persona.speech_style), case.demographics.age >= ADULT_AGE)
+                     _answers_for(case, text, persona.speech_style))
 
 
 _TITLE = r"(?:(?:Mr|Mrs|Ms|Miss|Mx|Dr)\.?\s+)"
