@@ -235,11 +235,10 @@ class ScriptedClinician(Doctor):
         }
         adult = self.script["informant_questions"]["adult"]
         if w.age_group == "adult" and w.informant_role in ("later", "account"):
-            # the companion's own account of the change and of what it has done, after the patient's own account,
-            # the risk questions and the screen: a wife who joins for the second half is asked then (uw-005)
+            # the companion's own account of the change, last: after the patient's own account, the risk questions,
+            # the screen and his history, so that it takes no question of his (a wife who joins for the second half)
             blocks["collateral"] = [(q, k) for k in adult["collateral"] if (q := self._informant_question(k))]
-            order = list(s["order"])
-            order.insert(order.index("history") if "history" in order else len(order), "collateral")
+            order = list(s["order"]) + ["collateral"]
         else:
             order = s["order"]
         plan = [item for block in order for item in blocks[block]]
@@ -637,6 +636,9 @@ class ScriptedClinician(Doctor):
         preface = conf["prefaces"][self.reasks % len(conf["prefaces"])]
         question = f"{preface} {other}"
         parent = self._informant_question(f"reask:{key}") if item and self.walk_in.age_group == "child" else None
+        if self.walk_in.age_group == "adult" and self.walk_in.informant_role == "history":
+            # a risk question refused by a man whose key worker gives his history is asked of the key worker (uw-030)
+            parent = self._informant_question(f"reask:{key}")
         if parent:  # a child's risk answer left open is asked of the parent, not pressed on the child (hw-023, 11)
             question = parent
         self.reasks += 1

@@ -71,12 +71,24 @@ def test_the_key_worker_is_asked_the_history_and_the_patient_the_risk() -> None:
     assert not any("schooling" in q for q in asked)
 
 
-def test_a_wife_who_joins_later_is_asked_her_account_after_the_risk_questions() -> None:
-    asked = _interview(WIFE_LATER, lambda q: "Not sure.")
+def test_a_wife_who_joins_later_is_asked_her_account_last() -> None:
+    # where the turns allow: after his own account, the risk questions and his own history, none of which it displaces
+    asked = _interview(WIFE_LATER, lambda q: "Not sure.", budget=80)
     hers = [i for i, q in enumerate(asked) if "A question for his wife:" in q]
     risk = [i for i, q in enumerate(asked) if any(r in q for r in RISK)]
-    assert hers and risk and min(hers) > max(risk), asked
+    medicines = [i for i, q in enumerate(asked) if "medicines do you take" in q]
+    assert hers and risk and medicines and min(hers) > max(risk + medicines), asked
     assert any("When did the change in him start" in asked[i] for i in hers)
-    # his own history is still his own
-    assert any(q.endswith("What medicines do you take at the moment, including anything from the pharmacy or herbal remedies?")
-               or "medicines do you take" in q for q in asked), asked
+    # in a shorter interview his own questions come first
+    assert not any("A question for his wife:" in q for q in _interview(WIFE_LATER, lambda q: "Not sure.", budget=30))
+
+
+def test_a_refused_risk_question_is_asked_of_the_key_worker() -> None:
+    # uw-030: "No. Stop." to the self-harm question was read as a denial and nothing more was asked; the key worker,
+    # who knows of the head-hitting, was never asked
+    def reply(question: str) -> str:
+        return "No. Stop." if "hurt themselves" in question else "Not sure."
+
+    asked = _interview(KEY_WORKER, reply)
+    refused = next(i for i, q in enumerate(asked) if "hurt themselves" in q)
+    assert "A question for his key worker: Has he hurt himself lately" in asked[refused + 1], asked[refused:refused + 2]
