@@ -1109,8 +1109,11 @@ class ScriptedClinician(Doctor):
                 elif concept in self._follow_concepts():
                     self.findings.asked.add(self._follow_concepts()[concept])  # asked about means: not again in the history
                 sensitive = bool(concept and concept in self.lexicon and self.lexicon.get(concept).sensitive)
-                to_informant = question == self._informant_question(concept) and (
-                    self.walk_in.age_group == "child" or (self.walk_in.age_group == "adult" and bool(self.walk_in.informant_role)))
+                grown = self.walk_in.age_group == "adult" and bool(self.walk_in.informant_role)
+                # a refused risk question asked again of an adult's key worker (_reask) is theirs too: its warmth must
+                # speak to no "you" ("Thank you for telling me. A question for his key worker: ..." went to Craig)
+                to_informant = (question == self._informant_question(concept) and (self.walk_in.age_group == "child" or grown)) or (
+                    grown and question == self._informant_question(f"reask:{concept}"))
                 if to_informant:
                     # put to the parent by their role, the warmth in words that speak to no "you" (it would turn the
                     # question to the child)

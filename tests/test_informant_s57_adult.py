@@ -72,3 +72,10 @@ def test_his_daughter_says_what_she_knows_of_the_family() -> None:
     case = load_case(str(UNSEEN / "uw-006.json"))
     reply = _reply(case, "Has anyone in your family had problems with their mental health?")
     assert reply.speaker == "informant" and "that he knows of" not in reply.text, reply.text
+
+
+def test_the_key_worker_tells_the_head_hitting_craig_will_not(uw030) -> None:
+    # asked after Craig's "No. Stop.", the key worker said "No, not that I know of." (the risk line, what only a
+    # clinician writes, was passed over and a silent "no" said in its place), though his logs hold the head-hitting
+    reply = _reply(uw030, "That must have been worrying to see. A question for his key worker: Has he hurt himself lately, or hit himself?")
+    assert reply.speaker == "informant" and "head-hitting" in reply.text and not reply.text.startswith("No"), reply.text

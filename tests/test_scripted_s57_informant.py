@@ -92,3 +92,5 @@ def test_a_refused_risk_question_is_asked_of_the_key_worker() -> None:
     asked = _interview(KEY_WORKER, reply)
     refused = next(i for i, q in enumerate(asked) if "hurt themselves" in q)
     assert "A question for his key worker: Has he hurt himself lately" in asked[refused + 1], asked[refused:refused + 2]
+    # with no "you" before it ("Thank you for telling me. A question for his key worker: ..." was answered by Craig)
+    assert not re.search(r"\byou\b", asked[refused + 1], re.IGNORECASE), asked[refused + 1]

@@ -58,6 +58,15 @@ class Informant:
     #: ``data/informant.json``): its history topics are theirs to answer, however the patient is asked
     answers_for: bool = False
 
+    def tells(self, section: str, text: str) -> bool:
+        """Whether they say a sentence of the record: not what only a clinician writes (the examination, scores),
+        except that one who gives an adult's history tells his risk as the support plan has it ("Self-injury,
+        head-hitting with his open palm ..., 2 in the last 4 weeks", uw-030's key worker, asked after Craig's "No.
+        Stop.")."""
+        from mentalhospital_env.cases.compile import clinician_only
+
+        return (self.answers_for and section.startswith("risk_assessment")) or not clinician_only(section, text)
+
     @property
     def knows(self) -> frozenset[str]:
         """The topics this informant answers even when the patient is asked ("What medicines do you take?"):
@@ -645,6 +654,7 @@ def _third_person(said: str, sex: str | None) -> str:
     contracted = {"I'm": f"{he}'{'re' if plural else 's'}", "I've": f"{he}'{'ve' if plural else 's'}", "I'd": f"{he}'d", "I'll": f"{he}'ll"}
     text = re.sub(r"\bI(?:'m|'ve|'d|'ll)\b", lambda m: contracted[m.group(0)], said)
     text = re.sub(r"\bI am\b", f"{he} {'are' if plural else 'is'}", text)
+    text = re.sub(r"\bI haven't\b", f"{he} {'haven' if plural else 'hasn'}'t", text)  # never "he haven't"
     text = re.sub(r"\bI was\b", f"{he} {'were' if plural else 'was'}", text)
     if not plural:
         text = re.sub(r"\bI (don't|do not)\b", lambda m: f"{he} {'doesn' + chr(39) + 't' if m.group(1) == 'don' + chr(39) + 't' else 'does not'}", text)

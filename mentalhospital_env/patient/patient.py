@@ -452,9 +452,18 @@ class Patient:
         memory = self.memory
         assert memory is not None
         rep = self.representation
+        per_topic = rep.persona.facts_per_topic if rep is not None else None
+        informant = self.informant
+        gives = informant is not None and informant.answers_for and informant.answers(question.text, question.topics, self.child)
         if question.asked is not None and question.asked != question.text:
             question = replace(question, text=question.asked, asked=None)
-        return memory.plan(question, None, rep.persona.facts_per_topic if rep is not None else None)
+        if not gives or not per_topic:
+            return memory.plan(question, None, per_topic)
+        # the one who gives an adult's history tells the first of a topic's facts they can say: the risk formulation,
+        # what only a clinician writes, is passed over for the next ("Has he hurt himself lately?" was answered "Sorry,
+        # could you ask that another way?" by uw-030's key worker, whose logs hold the head-hitting)
+        plan = memory.plan(question, None, per_topic + _PASSED_OVER)
+        return replace(plan, items=tuple(_sayable_first(item, per_topic, informant) for item in plan.items))
 
     def _decide(self, question: Question, plan: AnswerPlan) -> Decision:
         memory = self.memory
@@ -581,7 +590,7 @@ class Patient:
                 facts = kept
                 # what only the clinician knows (the risk formulation, the examination) is not theirs to say
                 parts.extend(informant.say(f.fact.text, f.fact.section, f.fact.patient_says) for f in facts
-                             if (f.fact.told or not f.leaks) and not clinician_only(f.fact.section, f.fact.text))
+                             if (f.fact.told or not f.leaks) and informant.tells(f.fact.section, f.fact.text))
             elif item.stance == DENY:
                 said = [informant.say(f.fact.text, f.fact.section, f.fact.patient_says) for f in item.facts]
                 parts.extend(said or [informant.denial(plan.question)])
@@ -725,6 +734,17 @@ def _sayable(plan: AnswerPlan) -> AnswerPlan:
         items.append(item)
     return replace(plan, items=tuple(items)) if len(items) != len(plan.items) or any(
         a is not b for a, b in zip(items, plan.items)) else plan
+
+
+#: how many more of a topic's facts are recalled for an adult's informant, to pass over what they cannot say
+_PASSED_OVER = 2
+
+
+def _sayable_first(item, most: int, informant):
+    """``item`` with the first ``most`` of its facts the informant can say (told, or not giving the diagnosis away,
+    and theirs to tell: :meth:`.Informant.tells`); as recalled, cut to ``most``, when none can be said."""
+    sayable = tuple(f for f in item.facts if (f.fact.told or not f.leaks) and informant.tells(f.fact.section, f.fact.text))
+    return replace(item, facts=(sayable or item.facts)[:most])
 
 
 def _reply_from_plan(text: str, plan: AnswerPlan, partial: bool, source: str) -> PatientReply:
