@@ -79,3 +79,10 @@ def test_the_key_worker_tells_the_head_hitting_craig_will_not(uw030) -> None:
     # clinician writes, was passed over and a silent "no" said in its place), though his logs hold the head-hitting
     reply = _reply(uw030, "That must have been worrying to see. A question for his key worker: Has he hurt himself lately, or hit himself?")
     assert reply.speaker == "informant" and "head-hitting" in reply.text and not reply.text.startswith("No"), reply.text
+
+
+def test_his_words_said_of_him_are_cut_as_his_reply_would_be(uw030) -> None:
+    # "He had mum coming Saturday. No work. He wants to be with his mum in the sky, consultant outpatient review 4
+    # December 2026, with me, on sertraline 100 mg.": the March wish said as now, and the chart's frame read out
+    said = _reply(uw030, "A question for his key worker: How is this affecting his day-to-day life?").text
+    assert "in the sky" not in said and "consultant" not in said, said

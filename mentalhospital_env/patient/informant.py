@@ -194,7 +194,7 @@ class Informant:
         medicines"; a subjectless sentence of the family history is a relative's, never the child's)."""
         from mentalhospital_env.cases.compile import informant_words
 
-        if self.answers_for and said and section not in _CHART_LISTS:
+        if self.answers_for and said and section not in CHART_LISTS:
             # an adult's history told by the person who gives it: what he would say of himself, as they say it of him
             # ("I had mum coming Saturday" -> "He had ...", the key worker's own name "I"): the chart's journal read
             # out by the key worker was no one's speech ("Consultant outpatient review 4 December 2026, with me, on
@@ -630,7 +630,7 @@ def _self_rules() -> dict:
 
 _POSSESSIVE = {"female": "Her", "male": "His"}
 # sections a person giving an adult's history reads from the chart as it is (doses and all), not in his words
-_CHART_LISTS = frozenset({"medications", "allergies"})
+CHART_LISTS = frozenset({"medications", "allergies"})
 _ILLNESS_SECTIONS = frozenset({"history_of_present_illness", "chief_complaint"})
 _FEMALE_RELATIVES = frozenset({"mother", "mum", "stepmother", "sister", "grandmother", "nan", "aunt", "auntie", "daughter", "wife"})
 # a sentence that opens with a relative as its subject ("His father, 36, ...", "Mother ...", "My mum ...")

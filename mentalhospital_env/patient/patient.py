@@ -48,9 +48,9 @@ from mentalhospital_env.knowledge.codes import charted_diagnosis
 from mentalhospital_env.knowledge.lexicon import Lexicon
 
 from .check import ClaimChecker, facts_expressed
-from .decide import Decision, gate, gives_focus, on_focus, refuse, said_again
+from .decide import Decision, focus_asked, gate, gives_focus, on_focus, refuse, said_again
 from .embedding_reader import check_topic_reader
-from .informant import CHILD_AGE, informant_for
+from .informant import CHART_LISTS, CHILD_AGE, informant_for
 from .question import Question, read_question
 from .reading import CLOSED_WORLD_KINDS, cosine, stable_seed
 from .timeline import says_when, timeline, without_time_anchor
@@ -589,8 +589,17 @@ class Patient:
                     parts.append("I'm not sure, to be honest.")
                 facts = kept
                 # what only the clinician knows (the risk formulation, the examination) is not theirs to say
-                parts.extend(informant.say(f.fact.text, f.fact.section, f.fact.patient_says) for f in facts
-                             if (f.fact.told or not f.leaks) and informant.tells(f.fact.section, f.fact.text))
+                for f in facts:
+                    if not ((f.fact.told or not f.leaks) and informant.tells(f.fact.section, f.fact.text)):
+                        continue
+                    said = informant.say(f.fact.text, f.fact.section, f.fact.patient_says)
+                    if informant.answers_for and self.representation is not None and f.fact.section not in CHART_LISTS:
+                        # his own words said of him are cut as his reply would be ("He had mum coming Saturday. No
+                        # work.", not on to "He wants to be with his mum in the sky, consultant outpatient review ...",
+                        # uw-030); the chart's list of medicines is read whole
+                        said = " ".join(self.representation.speaker._few(
+                            [said], plan.question.text, _INFORMANT_SENTENCES, focus_asked(plan.question)))
+                    parts.append(said)
             elif item.stance == DENY:
                 said = [informant.say(f.fact.text, f.fact.section, f.fact.patient_says) for f in item.facts]
                 parts.extend(said or [informant.denial(plan.question)])
@@ -738,6 +747,8 @@ def _sayable(plan: AnswerPlan) -> AnswerPlan:
 
 #: how many more of a topic's facts are recalled for an adult's informant, to pass over what they cannot say
 _PASSED_OVER = 2
+#: most sentences of one fact said by one who gives an adult's history (a chart's list is said whole)
+_INFORMANT_SENTENCES = 2
 
 
 def _sayable_first(item, most: int, informant):
