@@ -612,8 +612,12 @@ class ScriptedClinician(Doctor):
         # the questions still to come up to the last of them, each asked unless known (a block's expansion counts as one)
         askable = [c for _, c in self.plan if not (c and ":" not in c and (c in f.asked or c in f.present or c in f.denied))]
         last = max((i for i, c in enumerate(askable) if c in room), default=-1)
-        # a risk left unanswered is asked again first, and so is who depends on the patient (``press_off_topic``)
-        risk = key in conf["press_non_answers"] or key.startswith("risk:") or key in conf.get("press_off_topic", ())
+        # a risk left unanswered is asked again first, and so is who depends on the patient (``press_off_topic``);
+        # where an adult's companion gives his history, a risk question with a form for them (``reask:`` of
+        # informant_questions.adult) is pressed of them ("When you are angry with someone ...?" - "That's... hard. Can
+        # we come back to it?", uw-031, whose mother says he pushed past her in April)
+        pressed = set(conf["press_non_answers"]) | self._asked_of_companion()
+        risk = key in pressed or key.startswith("risk:") or key in conf.get("press_off_topic", ())
         if not risk and self.budget - self.script["interview_reserve_turns"] - self.turns - 1 < last + 1:
             return False  # no second try at one answer at the cost of the history still to take
         speaker = re.match(r"^\s*(Patient|[A-Z][a-z]+)(?: \([^)]*\))?:\s*", text)
@@ -621,8 +625,16 @@ class ScriptedClinician(Doctor):
             return False  # a relative answered
         reply = text[speaker.end():] if speaker else text
         if self._non_answer(reply):
-            return key in conf["press_non_answers"]
+            return key in pressed
         return self._on_topic(key, reply) is False
+
+    def _asked_of_companion(self) -> set[str]:
+        """The risk questions asked again of an adult's companion who gives his history when he does not answer
+        them (the keys of the ``reask:`` forms of informant_questions.adult); none otherwise."""
+        if self.walk_in.age_group != "adult" or self.walk_in.informant_role != "history":
+            return set()
+        forms = self.script["informant_questions"]["adult"]["forms"]
+        return {k.split(":", 1)[1] for k in forms if k.startswith("reask:")}
 
     def _reask(self) -> None:
         """Put the question just asked back at the head of the plan, in other words (``reask``), and forget the

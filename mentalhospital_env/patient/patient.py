@@ -381,8 +381,7 @@ class Patient:
             if focused is not decision.plan:
                 first = (decision, text, self._say_state())
                 decision = replace(decision, plan=gate(
-                    focused, self.representation.may_disclose if self.representation is not None else None,
-                    self.memory.state.disclosed, self.index))
+                    focused, self._may_disclose(decision.speaker), self.memory.state.disclosed, self.index))
                 self._say_state(before)  # said once: the words chosen for the reply let go are not remembered
                 text = self._check(decision, self._say(decision))
                 if (not gives_focus(question, text) and not any(i.stance == UNKNOWN for i in focused.items)) or any(
@@ -465,21 +464,31 @@ class Patient:
         plan = memory.plan(question, None, per_topic + _PASSED_OVER)
         return replace(plan, items=tuple(_sayable_first(item, per_topic, informant) for item in plan.items))
 
+    def _may_disclose(self, speaker: str):
+        """What rapport lets the speaker tell (``None``: everything). The patient's guardedness is his own: the one
+        who gives an adult's history tells what she has seen whatever he keeps back (uw-031's mother, asked whether
+        he has ever hurt anyone, said "That's something we'd rather talk about later" of the April push she gives in
+        her own words). A child's parent is gated as before."""
+        rep = self.representation
+        if rep is None or (speaker == "informant" and self.informant is not None and self.informant.answers_for):
+            return None
+        return rep.may_disclose
+
     def _decide(self, question: Question, plan: AnswerPlan) -> Decision:
         memory = self.memory
         rep = self.representation
         assert memory is not None
         tone = rep.hear(question.text) if rep is not None else None
         repeated = question.key in memory.state.answers and not memory.is_open(question)
-        plan = gate(plan, rep.may_disclose if rep is not None else None, memory.state.disclosed, self.index)
-        plan = said_again(plan, self.index)
-        partial = False
-        if rep is not None:
-            plan, partial = rep.partial(plan)
         speaker = "patient"
         if self.informant is not None and self.informant.answers(question.text, question.topics, self.child):
             speaker = "informant"
-        elif rep is not None:
+        plan = gate(plan, self._may_disclose(speaker), memory.state.disclosed, self.index)
+        plan = said_again(plan, self.index)
+        partial = False
+        if rep is not None and self._may_disclose(speaker) is not None:
+            plan, partial = rep.partial(plan)
+        if speaker == "patient" and rep is not None:
             # what the persona will not talk about is held back whatever the rapport (the informant still tells it)
             plan = refuse(plan, rep.persona, self.index)
         said_before = None
