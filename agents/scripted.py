@@ -255,6 +255,17 @@ class ScriptedClinician(Doctor):
         """Who came with the patient: the walk-in's companion, or a parent for a child who came with no one named."""
         return self.walk_in.informant or ("parent" if self.walk_in.age_group == "child" else None)
 
+    def _informant_validations(self) -> list[str]:
+        """The warmth said before a question put to the companion (informant_questions.validations): none that speaks
+        of the family to one who is there for their work (``not_family``: "That sounds like a lot for the family to
+        carry." said to uw-030's key worker)."""
+        conf = self.script["informant_questions"]
+        warm = list(conf["validations"])
+        staff = conf.get("not_family", {})
+        if any(r in (self._informant() or "") for r in staff.get("relations", ())):
+            warm = [v for v in warm if not re.search(staff["words"], v, re.IGNORECASE)] or warm
+        return warm
+
     def _informant_question(self, concept: str | None) -> str | None:
         """``concept``'s question put to the informant by their role, about the patient in the third person
         (``informant_questions``): "Dad, when were his difficulties first noticed ...?", "A question for his parents:
@@ -1129,7 +1140,7 @@ class ScriptedClinician(Doctor):
                 if to_informant:
                     # put to the parent by their role, the warmth in words that speak to no "you" (it would turn the
                     # question to the child)
-                    warm = self.script["informant_questions"]["validations"]
+                    warm = self._informant_validations()
                     if self.turns % 2 == 0 or affirmed:
                         question = f"{warm[self.validation_index % len(warm)]} {question}"
                         self.validation_index += 1

@@ -111,3 +111,24 @@ def test_a_harm_question_he_will_not_answer_is_asked_of_her() -> None:
     alone = _interview("Outpatient clinic. A 22-year-old man is here to see you, alone.", reply)
     i = next(i for i, q in enumerate(alone) if "angry with someone" in q)
     assert "hurt or threatened anyone" not in alone[i + 1]
+
+
+def test_a_key_worker_is_not_told_of_the_family() -> None:
+    # uw-030: "That sounds like a lot for the family to carry. A question for his key worker: ..." said to Dean
+    walk_in = ("Outpatient clinic. A 34-year-old man is here to see you, accompanied by a key worker. "
+               "The key worker can give the history.")
+    doctor = ScriptedClinician()
+    doctor.reset({"text": walk_in}, {"turn_budget": 40})
+    to_him = []
+    text = walk_in
+    for _ in range(40):
+        out = doctor.act({"text": text}, {"turn_budget": 40, "allowed_actions": ["ask", "order_exams"]})
+        m = re.fullmatch(r"<ask>(.*)</ask>", out, re.DOTALL)
+        if not m:
+            break
+        if "question for his key worker" in m.group(1):
+            to_him.append(m.group(1))
+        text = "Patient: I've been feeling low and not sleeping."
+    warm = [q.split("A question for")[0] for q in to_him]
+    assert len([w for w in warm if w.strip()]) >= 2, to_him
+    assert not any(re.search(r"\b(?:family|at home)\b", w) for w in warm), warm
