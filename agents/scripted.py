@@ -127,6 +127,9 @@ class WalkIn:
     age: int | None = None
     sex: str | None = None
     informant: str | None = None
+    #: what the walk-in says the adult's companion gives (``walk_in.informant_roles``): "history", "later",
+    #: "account", or None
+    informant_role: str | None = None
 
     @property
     def age_group(self) -> str:
@@ -147,12 +150,17 @@ def read_walk_in(text: str) -> WalkIn:
     age_match = re.search(r"(\d{1,3})[- ]year[- ]old", low)
     words = set(re.findall(r"[a-z]+", low.split("\n")[0]))
     sex = "female" if words & set(cues["female"]) else "male" if words & set(cues["male"]) else None
-    informant = re.search(r"accompanied by (?:his|her|their) ([a-z -]+?)(?:[.,;]|$)", low.split("\n")[0])
+    first = low.split("\n")[0]
+    informant = re.search(r"accompanied by (?:his|her|their) ([a-z -]+?)(?:[.,;]|$)", first)
+    role = next((r for r, phrases in cues.get("informant_roles", {}).items() if any(p in first for p in phrases)), None)
+    if informant is None and role:
+        informant = re.search(r"accompanied by (?:a|an) ([a-z -]+?)(?:[.,;]|$)", first)  # "a key worker" (uw-030)
     return WalkIn(
         setting=setting,
         age=int(age_match.group(1)) if age_match else None,
         sex=sex,
         informant=informant.group(1).strip() if informant else None,
+        informant_role=role if informant else None,
     )
 
 
@@ -225,14 +233,38 @@ class ScriptedClinician(Doctor):
                 if c in self.lexicon and (w.age is None or w.age >= 18 or c == "medications_current")
             ],
         }
-        plan = [item for block in s["order"] for item in blocks[block]]
+        adult = self.script["informant_questions"]["adult"]
+        if w.age_group == "adult" and w.informant_role in ("later", "account"):
+            # the companion's own account of the change, last: after the patient's own account, the risk questions,
+            # the screen and his history, so that it takes no question of his (a wife who joins for the second half)
+            blocks["collateral"] = [(q, k) for k in adult["collateral"] if (q := self._informant_question(k))]
+            order = list(s["order"]) + ["collateral"]
+        else:
+            order = s["order"]
+        plan = [item for block in order for item in blocks[block]]
         if w.age_group == "child":  # the history is the parent's or carer's to tell, asked of them by their role
             plan = [(self._informant_question(concept) or question, concept) for question, concept in plan]
+        elif w.age_group == "adult" and w.informant_role == "history":
+            # an adult who cannot give his own history: his history is asked of the one who gives it (uw-030's key
+            # worker), how he feels and every risk question of him
+            plan = [((concept in adult["history_keys"] and self._informant_question(concept)) or question, concept)
+                    for question, concept in plan]
         self.plan = plan
 
     def _informant(self) -> str | None:
         """Who came with the patient: the walk-in's companion, or a parent for a child who came with no one named."""
         return self.walk_in.informant or ("parent" if self.walk_in.age_group == "child" else None)
+
+    def _informant_validations(self) -> list[str]:
+        """The warmth said before a question put to the companion (informant_questions.validations): none that speaks
+        of the family to one who is there for their work (``not_family``: "That sounds like a lot for the family to
+        carry." said to uw-030's key worker)."""
+        conf = self.script["informant_questions"]
+        warm = list(conf["validations"])
+        staff = conf.get("not_family", {})
+        if any(r in (self._informant() or "") for r in staff.get("relations", ())):
+            warm = [v for v in warm if not re.search(staff["words"], v, re.IGNORECASE)] or warm
+        return warm
 
     def _informant_question(self, concept: str | None) -> str | None:
         """``concept``'s question put to the informant by their role, about the patient in the third person
@@ -241,6 +273,9 @@ class ScriptedClinician(Doctor):
         conf = self.script["informant_questions"]
         form = conf["questions"].get(concept or "")
         informant = self._informant()
+        grown = self.walk_in.age_group == "adult"
+        if grown:  # an adult's companion: an adult's words, never "Mum, ..." (informant_questions.adult)
+            form = conf["adult"]["forms"].get(concept or "", form) if self.walk_in.informant_role else None
         if not form or not informant:
             return None
         he, his, him = {"female": ("she", "her", "her"), "male": ("he", "his", "him")}.get(self.walk_in.sex or "", ("they", "their", "them"))
@@ -248,7 +283,7 @@ class ScriptedClinician(Doctor):
         if he == "they":  # "how do they manage", not "how does they manage" (test-v2-0334)
             for pattern, replacement in conf["they_agreement"]["rules"]:
                 text = re.sub(pattern, replacement, text)
-        address = next((a for role, a in conf["address"].items() if role in informant), "")
+        address = "" if grown else next((a for role, a in conf["address"].items() if role in informant), "")
         if address:
             return f"{address}, {text}"
         preface = conf["preface_unaddressed"].format(his=his, informant=informant)
@@ -588,8 +623,12 @@ class ScriptedClinician(Doctor):
         # the questions still to come up to the last of them, each asked unless known (a block's expansion counts as one)
         askable = [c for _, c in self.plan if not (c and ":" not in c and (c in f.asked or c in f.present or c in f.denied))]
         last = max((i for i, c in enumerate(askable) if c in room), default=-1)
-        # a risk left unanswered is asked again first, and so is who depends on the patient (``press_off_topic``)
-        risk = key in conf["press_non_answers"] or key.startswith("risk:") or key in conf.get("press_off_topic", ())
+        # a risk left unanswered is asked again first, and so is who depends on the patient (``press_off_topic``);
+        # where an adult's companion gives his history, a risk question with a form for them (``reask:`` of
+        # informant_questions.adult) is pressed of them ("When you are angry with someone ...?" - "That's... hard. Can
+        # we come back to it?", uw-031, whose mother says he pushed past her in April)
+        pressed = set(conf["press_non_answers"]) | self._asked_of_companion()
+        risk = key in pressed or key.startswith("risk:") or key in conf.get("press_off_topic", ())
         if not risk and self.budget - self.script["interview_reserve_turns"] - self.turns - 1 < last + 1:
             return False  # no second try at one answer at the cost of the history still to take
         speaker = re.match(r"^\s*(Patient|[A-Z][a-z]+)(?: \([^)]*\))?:\s*", text)
@@ -597,8 +636,16 @@ class ScriptedClinician(Doctor):
             return False  # a relative answered
         reply = text[speaker.end():] if speaker else text
         if self._non_answer(reply):
-            return key in conf["press_non_answers"]
+            return key in pressed
         return self._on_topic(key, reply) is False
+
+    def _asked_of_companion(self) -> set[str]:
+        """The risk questions asked again of an adult's companion who gives his history when he does not answer
+        them (the keys of the ``reask:`` forms of informant_questions.adult); none otherwise."""
+        if self.walk_in.age_group != "adult" or self.walk_in.informant_role != "history":
+            return set()
+        forms = self.script["informant_questions"]["adult"]["forms"]
+        return {k.split(":", 1)[1] for k in forms if k.startswith("reask:")}
 
     def _reask(self) -> None:
         """Put the question just asked back at the head of the plan, in other words (``reask``), and forget the
@@ -612,6 +659,9 @@ class ScriptedClinician(Doctor):
         preface = conf["prefaces"][self.reasks % len(conf["prefaces"])]
         question = f"{preface} {other}"
         parent = self._informant_question(f"reask:{key}") if item and self.walk_in.age_group == "child" else None
+        if self.walk_in.age_group == "adult" and self.walk_in.informant_role == "history":
+            # a risk question refused by a man whose key worker gives his history is asked of the key worker (uw-030)
+            parent = self._informant_question(f"reask:{key}")
         if parent:  # a child's risk answer left open is asked of the parent, not pressed on the child (hw-023, 11)
             question = parent
         self.reasks += 1
@@ -1082,11 +1132,15 @@ class ScriptedClinician(Doctor):
                 elif concept in self._follow_concepts():
                     self.findings.asked.add(self._follow_concepts()[concept])  # asked about means: not again in the history
                 sensitive = bool(concept and concept in self.lexicon and self.lexicon.get(concept).sensitive)
-                to_informant = question == self._informant_question(concept) and self.walk_in.age_group == "child"
+                grown = self.walk_in.age_group == "adult" and bool(self.walk_in.informant_role)
+                # a refused risk question asked again of an adult's key worker (_reask) is theirs too: its warmth must
+                # speak to no "you" ("Thank you for telling me. A question for his key worker: ..." went to Craig)
+                to_informant = (question == self._informant_question(concept) and (self.walk_in.age_group == "child" or grown)) or (
+                    grown and question == self._informant_question(f"reask:{concept}"))
                 if to_informant:
                     # put to the parent by their role, the warmth in words that speak to no "you" (it would turn the
                     # question to the child)
-                    warm = self.script["informant_questions"]["validations"]
+                    warm = self._informant_validations()
                     if self.turns % 2 == 0 or affirmed:
                         question = f"{warm[self.validation_index % len(warm)]} {question}"
                         self.validation_index += 1

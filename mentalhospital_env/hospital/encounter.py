@@ -15,7 +15,8 @@ Rewards come from the shaper (:class:`.roles.ShaperLike`): each step's ``reward`
 weighted sum and ``components`` its named raw components (``None`` for a score that could not be
 computed); at the end the shaper's ``finish`` payment is added to the last step.
 
-The doctor sees on walking in only what a clinician would: age, sex, setting and who is present.
+The doctor sees on walking in only what a clinician would: age, sex, setting and who is present (and, where
+the record says, whether they can give the history and when they join).
 """
 
 from __future__ import annotations
@@ -139,7 +140,12 @@ def walk_in_text(case: Case) -> str:
     present = who_is_present(case)
     place = SETTING_PLACES.get(case.setting, case.setting)
     company = f", accompanied by {present}" if present else ", alone"
-    return f"{place}. A {d.age}-year-old {person} is here to see you{company}."
+    # what the person present can give and when they join, where the record says ("His daughter can give the
+    # history.", "His wife will join for the later part of the interview ..."): what the clinic tells the doctor
+    from mentalhospital_env.patient.informant import walk_in_role
+
+    role = walk_in_role(case, present) if present else ""
+    return f"{place}. A {d.age}-year-old {person} is here to see you{company}." + (f" {role}" if role else "")
 
 
 _INFORMANT_HEAD = re.compile(r"^[^,;:.()\[\]\-\u2013\u2014]*")

@@ -86,6 +86,11 @@ class PersonaProfile:
     #: the patient's own sayings tied to what the speech style says they are about (:func:`topic_sayings`):
     #: (saying, topics, said after a "no" only)
     sayings: tuple[tuple[str, frozenset[str], bool], ...] = ()
+    #: what the persona will not talk about (:func:`refusals`): (their words for it, or None; the topics; the
+    #: content stems of each thing named)
+    refuses: tuple[tuple[str | None, frozenset[str], tuple[frozenset[str], ...]], ...] = ()
+    #: a terse adult's own words for a topic (:func:`own_words`): (the words, said as a sentence; the topics)
+    own_words: tuple[tuple[str, frozenset[str]], ...] = ()
 
 
 def _runs(text: str, quotes: list[re.Match[str]]) -> dict[int, int]:
@@ -187,6 +192,138 @@ def topic_sayings(speech_style: str | None) -> tuple[tuple[str, frozenset[str], 
     return tuple(out.values())
 
 
+def refusals(speech_style: str | None) -> tuple[tuple[str | None, frozenset[str], tuple[frozenset[str], ...]], ...]:
+    """What the speech style says the patient will not talk about (``refuses`` of ``data/styles.json``): for each
+    cue ("Will not talk about"), the words after it up to the next semicolon or sentence end, read as the topics
+    they name, the things they name one by one (the content stems of each "or"-joined part: "hurting himself",
+    "hitting his head", "the funeral") and the quotation given there as the patient's words ("Will not talk about
+    hurting himself or hitting his head ('No. Stop.') or about the funeral" -> "No. Stop."), or None where none is
+    quoted."""
+    text = speech_style or ""
+    cues = load_styles().get("refuses", {}).get("cues", ())
+    if not text or not cues:
+        return ()
+    from .understanding import understand
+
+    # quotations masked, so that "('No. Stop.')" ends no sentence
+    masked = _QUOTE.sub(lambda q: "x" * len(q.group(0)), text)
+    out = []
+    for cue in cues:
+        for m in re.finditer(cue, masked, re.IGNORECASE):
+            end = re.search(r";|(?<=[a-z)])\.(?:\s|$)", masked[m.end():])
+            clause = text[m.end(): m.end() + end.start() if end else len(text)]
+            quote = _QUOTE.search(clause)
+            plain = _QUOTE.sub(" ", clause).strip(" (),")
+            topics = frozenset(understand(plain).topics) - {"greeting", "closing", "rapport", "other"}
+            things = tuple(frozenset(c) for part in re.split(r"\bor\b|\band\b|,", plain) if (c := content_stems(part)))
+            if topics or things:
+                out.append((_as_said(quote.group(1).strip(" .,;")) if quote else None, topics, things))
+    return tuple(out)
+
+
+def own_words(speech_style: str | None) -> tuple[tuple[str, frozenset[str]], ...]:
+    """A terse adult's own words for a topic (``own_words`` of ``data/styles.json``), where the speech style lists
+    what he says now: in the part opening ``section`` ("Current:"), up to ``end``, each quotation of at most
+    ``most_words`` words after at most ``most_before`` words that name its topic ("sleeping 'bit better'" -> sleep),
+    or after none and naming its own ("'bit sad'" -> mood); never one of a run of three or more, nor one after a
+    saying verb of ``catchphrases``."""
+    text = speech_style or ""
+    rule = load_styles().get("own_words")
+    if not text or not rule:
+        return ()
+    start = re.search(rule["section"], text)
+    if start is None:
+        return ()
+    from .understanding import understand
+
+    stop = re.search(rule["end"], text[start.end():])
+    part = text[start.end(): start.end() + stop.start() if stop else len(text)]
+    quotes = list(_QUOTE.finditer(part))
+    run_of = _runs(part, quotes)
+    masked = _QUOTE.sub(lambda q: "\x00" * len(q.group(0)), part)
+    verbs = load_styles().get("catchphrases", {}).get("verbs", ())
+    out: dict[str, frozenset[str]] = {}
+    for k, m in enumerate(quotes):
+        before = masked[: m.start()]
+        lead = before[max(before.rfind(c) for c in ";,.:(\x00") + 1:].strip()
+        words = m.group(1).strip(" .,;")
+        if run_of[k] >= 3 or len(lead.split()) > int(rule["most_before"]) or len(words.split()) > int(rule["most_words"]):
+            continue
+        if any(re.search(rf"\b{re.escape(v)}\b", lead, re.IGNORECASE) for v in verbs):
+            continue  # "answers 'tired'": how he answers, not what of
+        topics = frozenset(understand(lead or words).topics) - {"greeting", "closing", "rapport", "other"}
+        if topics:
+            out.setdefault(_as_said(words), topics)
+    return tuple(out.items())
+
+
+def _refused(fact: IndexedFact, persona: PersonaProfile) -> bool:
+    """Whether a fact is on something the persona will not talk about: filed under a refused topic, or naming
+    every content word of a thing refused ("hit his head with right palm 5 times", filed under violence only)."""
+    return any(_names(fact, topics, things) for _, topics, things in persona.refuses)
+
+
+def _names(fact: IndexedFact, topics: frozenset[str], things: tuple[frozenset[str], ...]) -> bool:
+    stems = set(content_stems(fact.fact.text))
+    return bool(set(fact.topics) & topics) or any(thing <= stems for thing in things)
+
+
+def refused_words(item: AnswerItem, persona: PersonaProfile, index: FactIndex) -> str | None:
+    """The patient's own words for not talking about what ``item`` is about (:func:`refusals`), where it is on
+    something they refuse and the style quotes them; None otherwise."""
+    own = _item_topics(item, index)
+    for words, topics, things in persona.refuses:
+        if words and (topics & own or any(_names(f, topics, things) for f in item.facts)):
+            return words
+    return None
+
+
+def _item_topics(item: AnswerItem, index: FactIndex) -> set[str]:
+    """The topics an answer item is about: its subject's (a topic, or a finding's topics)."""
+    if item.subject in load_taxonomy().by_id:
+        return {item.subject}
+    if item.subject in index.lexicon:
+        return set(finding_topics(item.subject, index.lexicon))
+    return set()
+
+
+def refuse(plan: AnswerPlan, persona: PersonaProfile, index: FactIndex) -> AnswerPlan:
+    """The plan with what the persona will not talk about (:func:`refusals`) held back, whatever the rapport: an
+    item on a refused topic is withheld (said in their own words for it: :func:`refused_words`), and a fact on
+    something refused recalled for another question is left out ("When you are angry, what goes through your
+    mind?" is not answered "I hit my head with right palm 5 times." by a man who will not talk about hitting his
+    head, uw-030); an item left with nothing is withheld. The same plan object when nothing is refused."""
+    if not persona.refuses or plan.refusal is not None or not plan.items:
+        return plan
+    closed = frozenset().union(*(topics for _, topics, _ in persona.refuses))
+    items: list[AnswerItem] = []
+    emptied: list[AnswerItem] = []  # items of another subject left with nothing once the refused facts went
+    changed = False
+    for item in plan.items:
+        if item.silent or item.stance == WITHHELD:
+            items.append(item)
+            continue
+        kept = tuple(f for f in item.facts if not _refused(f, persona))
+        if _item_topics(item, index) & closed:
+            # asked about it: refused, and said beside whatever else is answered (left out, a "no" to the rest would
+            # read as a "no" to it)
+            items.append(AnswerItem(WITHHELD, item.subject, item.facts, True, item.about_other))
+            changed = True
+        elif item.facts and not kept:
+            emptied.append(AnswerItem(WITHHELD, item.subject, item.facts, True, item.about_other))
+            changed = True
+        elif len(kept) != len(item.facts):
+            items.append(replace(item, facts=kept))
+            changed = True
+        else:
+            items.append(item)
+    if not changed:
+        return plan
+    if not any(not i.silent for i in items):
+        items += emptied  # nothing else to say: the refusal is the answer ("When you are angry ...?" - "No. Stop.")
+    return replace(plan, items=tuple(items))
+
+
 def narrative_manner(case: Case) -> Persona | None:
     """A persona read from how a narrative record describes the patient's manner, for a record that
     gives none (``narrative_manner`` of ``data/styles.json``): the examination's speech and behaviour
@@ -258,6 +395,9 @@ def persona_for(case: Case) -> PersonaProfile:
         most_sentences=int(table.get("most_sentences", 0)),
         said_whole_sections=frozenset(styles.get("said_whole_sections", ())),
         sayings=topic_sayings(persona.speech_style),
+        refuses=refusals(persona.speech_style),
+        # a terse adult's own few words (a child's are the child's voice as it was; uw-030)
+        own_words=own_words(persona.speech_style) if verbosity == "terse" and case.demographics.age >= 18 else (),
     )
 
 

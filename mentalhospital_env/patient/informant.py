@@ -22,6 +22,7 @@ from .reading import _read_data
 from .understanding import load_taxonomy
 
 CHILD_AGE = 13
+ADULT_AGE = 18  # from here the record may say the person present answers for the patient (``answers_for``)
 
 # topics a child's parent answers (history, and how the problem came and what it has done)
 _INFORMANT_KINDS = frozenset({"history", "presentation"})
@@ -38,8 +39,9 @@ _RELATIONS = (
     ("son", ("son",)),
     ("wife", ("wife",)),
     ("husband", ("husband",)),
-    ("partner", ("partner",)),
-    ("carer", ("carer", "foster", "guardian", "key worker")),
+    ("partner", ("partner", "boyfriend", "girlfriend")),
+    ("carer", ("carer", "foster", "guardian", "key worker", "support worker")),
+    ("nurse", ("nurse",)),
 )
 _THIRD_PERSON = re.compile(r"\b(?:he|she|his|her|him|hers|they|their)\b", re.IGNORECASE)
 _SECOND_PERSON = re.compile(r"\b(?:you|your|yourself)\b", re.IGNORECASE)
@@ -52,6 +54,24 @@ class Informant:
     relation: str
     name: str | None = None
     sex: str | None = None  # the patient's, for "her father" / "his father"
+    #: the record says they answer for an adult who cannot give his own history (``answers_for`` of
+    #: ``data/informant.json``): its history topics are theirs to answer, however the patient is asked
+    answers_for: bool = False
+
+    def tells(self, section: str, text: str) -> bool:
+        """Whether they say a sentence of the record: not what only a clinician writes (the examination, scores),
+        except that one who gives an adult's history tells his risk as the support plan has it ("Self-injury,
+        head-hitting with his open palm ..., 2 in the last 4 weeks", uw-030's key worker, asked after Craig's "No.
+        Stop.")."""
+        from mentalhospital_env.cases.compile import clinician_only
+
+        return (self.answers_for and section.startswith("risk_assessment")) or not clinician_only(section, text)
+
+    @property
+    def knows(self) -> frozenset[str]:
+        """The topics this informant answers even when the patient is asked ("What medicines do you take?"):
+        those of ``answers_for`` in ``data/informant.json`` where the record says they answer for the patient."""
+        return _adult_topics() if self.answers_for else frozenset()
 
     @property
     def label(self) -> str:
@@ -68,12 +88,20 @@ class Informant:
             return True
         if _THIRD_PERSON.search(asked) and not _SECOND_PERSON.search(asked):
             return True
-        if not child:
+        if not child and not self.answers_for:
             return False
         tax = load_taxonomy()
         content = [t for t in topics if t in tax.by_id and tax.kind(t) != "meta"]
-        if content and all(t in _PARENT_KNOWS for t in content):
+        # what only they can know, even when the patient is asked: a child's birth and milestones; the history a
+        # man who cannot give his own leaves to his key worker (his medicines, his weight, when it started, uw-030)
+        if content and all(t in (_PARENT_KNOWS if child else self.knows) for t in content):
             return True
+        # "When did you first notice this?" read with the complaint it points back to: the time is what is asked
+        timed = [t for t in content if t not in _CHILD_TOPICS]
+        if not child and len(timed) < len(content) and timed and all(t in self.knows for t in timed):
+            return True
+        if not child:
+            return False  # how he feels, what he likes, what he wants, and every risk question: his own
         if _SECOND_PERSON.search(asked):
             return False  # the child is spoken to ("What do you like doing?"): the child answers
         return bool(content) and all(
@@ -166,6 +194,12 @@ class Informant:
         medicines"; a subjectless sentence of the family history is a relative's, never the child's)."""
         from mentalhospital_env.cases.compile import informant_words
 
+        if self.answers_for and said and section not in CHART_LISTS:
+            # an adult's history told by the person who gives it: what he would say of himself, as they say it of him
+            # ("I had mum coming Saturday" -> "He had ...", the key worker's own name "I"): the chart's journal read
+            # out by the key worker was no one's speech ("Consultant outpatient review 4 December 2026, with me, on
+            # sertraline 100 mg.", uw-030); the medicines and allergies are read as the chart has them
+            return self._of_him(said)
         if section == "allergies" and said and not re.match(r"^No\b", said):
             # the chart's entry "Penicillin: widespread itchy blotchy rash on day 5 of a course of amoxicillin ...,
             # recorded by the GP as penicillin allergy" was read out by uw-011's mother; ``said``, the patient's
@@ -182,6 +216,8 @@ class Informant:
         # "lives with his mother Kerry (33) and half-sister Ellie-May (4)": the chart's bare ages go (said by the
         # mother "with me, 33 and half-sister Ellie-May, 4", uw-011)
         text = re.sub(r"\s*\((?:aged?\s+)?\d{1,2}\)", "", text)
+        # "- Macrogol ... each morning. - Paracetamol ...": a chart list's bullets are no words (uw-030's key worker)
+        text = re.sub(r"(?:^|(?<=[.!?;:]))\s*-\s+(?=[A-Za-z])", " ", text).strip()
         text = re.sub(r"\s*\(([^()]{3,80})\)\s+(?=[a-z])", r", \1, ", text)
         text = self._clinicians_nouns(text)
         # "I'm always in a mood, mum says." said by mum: the frame that names her goes
@@ -261,6 +297,26 @@ class Informant:
         text = re.sub(r"([.!?] )([a-z])", lambda m: m.group(1) + m.group(2).upper(), text)
         text = _lay_report(text)
         return text[0].upper() + text[1:] if text else text
+
+    def _of_him(self, said: str) -> str:
+        """The patient's own first-person words said of him by the informant: "I" is "he", the informant's own name
+        "I" ("Dean went with me" -> "I went with him")."""
+        text = _third_person(said, self.sex)
+        own = dict(_RELATIONS).get(self.relation, ())
+        if own:  # "with his key worker" said by the key worker: "with me"; "her daughter Karen says" -> "I say"
+            if self.name:  # "her daughter Mrs Siân Hughes" is the daughter herself
+                text = re.sub(rf"\b(?:[Hh]is|[Hh]er|[Tt]heir) (?:{'|'.join(own)}),? {_TITLE}?{re.escape(self.name)}(?: [A-Z][a-z]+)?\b",
+                              "I", text)
+            text = re.sub(rf"\b(?:his|her|their) (?:{'|'.join(own)})(?:'s|\u2019s)", "my", text)  # "my daughter's request"
+            text = re.sub(rf"\b(?:his|her|their) (?:{'|'.join(own)})\b", "me", text)
+        text = re.sub(r"([.!?] )([a-z])", lambda m: m.group(1) + m.group(2).upper(), text)
+        # "no depression ... in his family that he knows of", said by his daughter: that we know of
+        text = re.sub(r"\bthat (?:he|she|they) knows? of\b", "that we know of", text)
+        if self.name:
+            text = re.sub(rf"\b{re.escape(self.name)}(?:'s|\u2019s)", "my", text)
+            text = re.sub(rf"\b{re.escape(self.name)}\b", "I", text)
+            text = _first_person_verbs(text)
+        return text[:1].upper() + text[1:]
 
     def _subjects(self, text: str, family: bool = False) -> str:
         """A record's subjectless third-person verb as the informant says it, with the child as its
@@ -573,6 +629,8 @@ def _self_rules() -> dict:
 
 
 _POSSESSIVE = {"female": "Her", "male": "His"}
+# sections a person giving an adult's history reads from the chart as it is (doses and all), not in his words
+CHART_LISTS = frozenset({"medications", "allergies"})
 _ILLNESS_SECTIONS = frozenset({"history_of_present_illness", "chief_complaint"})
 _FEMALE_RELATIVES = frozenset({"mother", "mum", "stepmother", "sister", "grandmother", "nan", "aunt", "auntie", "daughter", "wife"})
 # a sentence that opens with a relative as its subject ("His father, 36, ...", "Mother ...", "My mum ...")
@@ -596,6 +654,7 @@ def _third_person(said: str, sex: str | None) -> str:
     contracted = {"I'm": f"{he}'{'re' if plural else 's'}", "I've": f"{he}'{'ve' if plural else 's'}", "I'd": f"{he}'d", "I'll": f"{he}'ll"}
     text = re.sub(r"\bI(?:'m|'ve|'d|'ll)\b", lambda m: contracted[m.group(0)], said)
     text = re.sub(r"\bI am\b", f"{he} {'are' if plural else 'is'}", text)
+    text = re.sub(r"\bI haven't\b", f"{he} {'haven' if plural else 'hasn'}'t", text)  # never "he haven't"
     text = re.sub(r"\bI was\b", f"{he} {'were' if plural else 'was'}", text)
     if not plural:
         text = re.sub(r"\bI (don't|do not)\b", lambda m: f"{he} {'doesn' + chr(39) + 't' if m.group(1) == 'don' + chr(39) + 't' else 'does not'}", text)
@@ -746,13 +805,105 @@ def _first_person_verbs(text: str) -> str:
 
 
 def informant_for(case: Case) -> Informant | None:
-    """The case's informant: the persona's ``informant`` (its relation word and a capitalised name in
-    it, if any), or a parent for a patient under 13; ``None`` when the patient comes alone."""
-    described = case.effective_persona.informant
+    """The case's informant: the persona's ``informant`` (the first relation it names, and the name beside
+    that relation, if any), or a parent for a patient under 13; ``None`` when the patient comes alone. An adult
+    whose record says the person present answers for him (``answers_for`` of ``data/informant.json``, read in the
+    informant field and the speech style) has them answer his history (:attr:`Informant.knows`).
+
+    The relation is the one named first, not the first of the table named anywhere: "Key worker Dean Ashworth
+    ... crying at night with Mum's scarf" is a carer, not a mother (uw-030); "his wife Jo ... his father's ups and
+    downs" a wife (uw-009). The name is the one beside it ("Key worker Dean", "His mother, Helen Maddox", "Her
+    husband Mr Ramesh"), never a capitalised word elsewhere ("Key", "Mr", "Attends")."""
+    persona = case.effective_persona
+    described = persona.informant
     if not described and case.demographics.age >= CHILD_AGE:
         return None
-    low = (described or "").lower()
-    relation = next((r for r, words in _RELATIONS if any(re.search(rf"\b{w}\b", low) for w in words)), "parent")
-    names = [w for w in re.findall(r"\b[A-Z][a-z]+\b", described or "") if w.lower() not in {
-        w for _, ws in _RELATIONS for w in ws} | {"her", "his", "the", "a", "an", "parent"}]
-    return Informant(relation, names[0] if names else None, case.demographics.sex)
+    text = described or ""
+    found = [(m.start(), -len(w), r, m) for r, words in _RELATIONS for w in words
+             for m in [re.search(rf"\b{w}s?\b", text, re.IGNORECASE)] if m is not None]
+    if not found:
+        return Informant("parent", _name_beside(text, None), case.demographics.sex,
+                         _answers_for(case, text, persona.speech_style))
+    _, _, relation, match = min(found, key=lambda f: f[:2])
+    return Informant(relation, _name_beside(text, match), case.demographics.sex,
+                     _answers_for(case, text, persona.speech_style))
+
+
+_TITLE = r"(?:(?:Mr|Mrs|Ms|Miss|Mx|Dr)\.?\s+)"
+_NAME = r"([A-Z][^\W\d_]+)"
+
+
+def _name_beside(text: str, relation: re.Match | None) -> str | None:
+    """The informant's given name: the capitalised word after their relation ("mother Kelly", "wife, Kelly
+    Whitlock", "husband Mr Ramesh"), else the one before it ("Kelly, his mother"); with no relation named, a
+    name opening the field ("Sam, present throughout")."""
+    if relation is None:
+        m = re.match(rf"\s*{_TITLE}?{_NAME}\b(?=\s*[,(]|\s*$)", text)
+        return m.group(1) if m and m.group(1).lower() not in _NOT_NAMES else None
+    after = re.match(rf"(?:\s+(?:carer|worker|parent)s?)*[\s,]*{_TITLE}?{_NAME}", text[relation.end():])
+    if after and after.group(1).lower() not in _NOT_NAMES:
+        return after.group(1)
+    before = re.search(rf"{_NAME},?\s+(?:(?:his|her|their|the)\s+)?$", text[: relation.start()])
+    if before and before.group(1).lower() not in _NOT_NAMES:
+        return before.group(1)
+    return None
+
+
+# capitalised words beside a relation that are no name ("Mother (present ...)", "Parents: ...")
+_NOT_NAMES = frozenset({"his", "her", "their", "the", "a", "an", "and", "who", "present", "attends", "seen", "none",
+                        "parent", "parents", "mother", "father", "both", "also", "at", "by", "on", "in", "with"})
+
+
+@lru_cache(maxsize=1)
+def _informant_cues() -> dict:
+    return _read_data("informant.json")
+
+
+@lru_cache(maxsize=1)
+def _adult_topics() -> frozenset[str]:
+    return frozenset(_informant_cues()["answers_for"]["topics"])
+
+
+def _said(key: str, *texts: str | None) -> bool:
+    """Whether any text says one of the cues of ``key`` in ``data/informant.json``."""
+    return any(re.search(cue, t, re.IGNORECASE) for cue in _informant_cues()[key]["cues"] for t in texts if t)
+
+
+def _answers_for(case: Case, described: str, speech_style: str | None) -> bool:
+    """Whether the record says the person present answers for an adult (a child's parent answers the history
+    whatever the record says): a cue of ``answers_for``, and none of ``not_in_room`` (uw-015's boyfriend "answered
+    for her ... and was asked to step out")."""
+    if case.demographics.age < ADULT_AGE or not described:
+        return False  # a young person is asked herself, her parent asked their own questions (uw-008)
+    return _said("answers_for", described, speech_style) and not _said("not_in_room", described)
+
+
+def informant_role(case: Case) -> str | None:
+    """What the record says the person present with an adult gives (``data/informant.json``), for what the
+    clinician is told on walking in (:func:`walk_in_role`): ``"history"`` where they answer for him
+    (:attr:`Informant.answers_for`), ``"later"`` where they give an account of their own (``gives_history``) and
+    join for the later part only or he is seen alone first (``later``), ``"account"`` where they give one and are
+    present throughout; None for a patient under 18 (a child's parent, a young person's, are asked as before), for
+    one nobody came with or whose companion was sent out (``not_in_room``), and where the record gives them no
+    account of their own."""
+    persona = case.effective_persona
+    described = persona.informant
+    if case.demographics.age < ADULT_AGE or not described or _said("not_in_room", described):
+        return None
+    if _answers_for(case, described, persona.speech_style):
+        return "history"
+    if not _said("gives_history", described):
+        return None
+    return "later" if _said("later", described) else "account"
+
+
+def walk_in_role(case: Case, present: str) -> str:
+    """The sentence the clinician is told on walking in about the person present (``present``: who they are, as
+    the walk-in names them, "his wife", "a key worker"): what they can give and when they join (``walk_in`` of
+    ``data/informant.json``, by :func:`informant_role`); empty where the record says nothing of it."""
+    role = informant_role(case)
+    if role is None:
+        return ""
+    who = re.sub(r"^(?:a|an)\s+", "the ", present)
+    return _informant_cues()["walk_in"][role].format(Who=who[:1].upper() + who[1:])
+

@@ -48,9 +48,9 @@ from mentalhospital_env.knowledge.codes import charted_diagnosis
 from mentalhospital_env.knowledge.lexicon import Lexicon
 
 from .check import ClaimChecker, facts_expressed
-from .decide import Decision, gate, gives_focus, on_focus, said_again
+from .decide import Decision, focus_asked, gate, gives_focus, on_focus, refuse, said_again
 from .embedding_reader import check_topic_reader
-from .informant import CHILD_AGE, informant_for
+from .informant import CHART_LISTS, CHILD_AGE, informant_for
 from .question import Question, read_question
 from .reading import CLOSED_WORLD_KINDS, cosine, stable_seed
 from .timeline import says_when, timeline, without_time_anchor
@@ -381,8 +381,7 @@ class Patient:
             if focused is not decision.plan:
                 first = (decision, text, self._say_state())
                 decision = replace(decision, plan=gate(
-                    focused, self.representation.may_disclose if self.representation is not None else None,
-                    self.memory.state.disclosed, self.index))
+                    focused, self._may_disclose(decision.speaker), self.memory.state.disclosed, self.index))
                 self._say_state(before)  # said once: the words chosen for the reply let go are not remembered
                 text = self._check(decision, self._say(decision))
                 if (not gives_focus(question, text) and not any(i.stance == UNKNOWN for i in focused.items)) or any(
@@ -452,9 +451,28 @@ class Patient:
         memory = self.memory
         assert memory is not None
         rep = self.representation
+        per_topic = rep.persona.facts_per_topic if rep is not None else None
+        informant = self.informant
+        gives = informant is not None and informant.answers_for and informant.answers(question.text, question.topics, self.child)
         if question.asked is not None and question.asked != question.text:
             question = replace(question, text=question.asked, asked=None)
-        return memory.plan(question, None, rep.persona.facts_per_topic if rep is not None else None)
+        if not gives or not per_topic:
+            return memory.plan(question, None, per_topic)
+        # the one who gives an adult's history tells the first of a topic's facts they can say: the risk formulation,
+        # what only a clinician writes, is passed over for the next ("Has he hurt himself lately?" was answered "Sorry,
+        # could you ask that another way?" by uw-030's key worker, whose logs hold the head-hitting)
+        plan = memory.plan(question, None, per_topic + _PASSED_OVER)
+        return replace(plan, items=tuple(_sayable_first(item, per_topic, informant) for item in plan.items))
+
+    def _may_disclose(self, speaker: str):
+        """What rapport lets the speaker tell (``None``: everything). The patient's guardedness is his own: the one
+        who gives an adult's history tells what she has seen whatever he keeps back (uw-031's mother, asked whether
+        he has ever hurt anyone, said "That's something we'd rather talk about later" of the April push she gives in
+        her own words). A child's parent is gated as before."""
+        rep = self.representation
+        if rep is None or (speaker == "informant" and self.informant is not None and self.informant.answers_for):
+            return None
+        return rep.may_disclose
 
     def _decide(self, question: Question, plan: AnswerPlan) -> Decision:
         memory = self.memory
@@ -462,14 +480,17 @@ class Patient:
         assert memory is not None
         tone = rep.hear(question.text) if rep is not None else None
         repeated = question.key in memory.state.answers and not memory.is_open(question)
-        plan = gate(plan, rep.may_disclose if rep is not None else None, memory.state.disclosed, self.index)
-        plan = said_again(plan, self.index)
-        partial = False
-        if rep is not None:
-            plan, partial = rep.partial(plan)
         speaker = "patient"
         if self.informant is not None and self.informant.answers(question.text, question.topics, self.child):
             speaker = "informant"
+        plan = gate(plan, self._may_disclose(speaker), memory.state.disclosed, self.index)
+        plan = said_again(plan, self.index)
+        partial = False
+        if rep is not None and self._may_disclose(speaker) is not None:
+            plan, partial = rep.partial(plan)
+        if speaker == "patient" and rep is not None:
+            # what the persona will not talk about is held back whatever the rapport (the informant still tells it)
+            plan = refuse(plan, rep.persona, self.index)
         said_before = None
         if repeated and question.key in self._replies and plan is memory.state.answers.get(question.key):
             said_before = self._replies[question.key]
@@ -577,8 +598,17 @@ class Patient:
                     parts.append("I'm not sure, to be honest.")
                 facts = kept
                 # what only the clinician knows (the risk formulation, the examination) is not theirs to say
-                parts.extend(informant.say(f.fact.text, f.fact.section, f.fact.patient_says) for f in facts
-                             if (f.fact.told or not f.leaks) and not clinician_only(f.fact.section, f.fact.text))
+                for f in facts:
+                    if not ((f.fact.told or not f.leaks) and informant.tells(f.fact.section, f.fact.text)):
+                        continue
+                    said = informant.say(f.fact.text, f.fact.section, f.fact.patient_says)
+                    if informant.answers_for and self.representation is not None and f.fact.section not in CHART_LISTS:
+                        # his own words said of him are cut as his reply would be ("He had mum coming Saturday. No
+                        # work.", not on to "He wants to be with his mum in the sky, consultant outpatient review ...",
+                        # uw-030); the chart's list of medicines is read whole
+                        said = " ".join(self.representation.speaker._few(
+                            [said], plan.question.text, _INFORMANT_SENTENCES, focus_asked(plan.question)))
+                    parts.append(said)
             elif item.stance == DENY:
                 said = [informant.say(f.fact.text, f.fact.section, f.fact.patient_says) for f in item.facts]
                 parts.extend(said or [informant.denial(plan.question)])
@@ -722,6 +752,19 @@ def _sayable(plan: AnswerPlan) -> AnswerPlan:
         items.append(item)
     return replace(plan, items=tuple(items)) if len(items) != len(plan.items) or any(
         a is not b for a, b in zip(items, plan.items)) else plan
+
+
+#: how many more of a topic's facts are recalled for an adult's informant, to pass over what they cannot say
+_PASSED_OVER = 2
+#: most sentences of one fact said by one who gives an adult's history (a chart's list is said whole)
+_INFORMANT_SENTENCES = 2
+
+
+def _sayable_first(item, most: int, informant):
+    """``item`` with the first ``most`` of its facts the informant can say (told, or not giving the diagnosis away,
+    and theirs to tell: :meth:`.Informant.tells`); as recalled, cut to ``most``, when none can be said."""
+    sayable = tuple(f for f in item.facts if (f.fact.told or not f.leaks) and informant.tells(f.fact.section, f.fact.text))
+    return replace(item, facts=(sayable or item.facts)[:most])
 
 
 def _reply_from_plan(text: str, plan: AnswerPlan, partial: bool, source: str) -> PatientReply:

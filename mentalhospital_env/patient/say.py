@@ -27,7 +27,7 @@ from mentalhospital_env.knowledge.language import SharedMemo, find_phrases, load
 from mentalhospital_env.knowledge.lexicon import Lexicon, load_lexicon
 
 from .check import ClaimChecker
-from .decide import PersonaProfile, focus_asked, says_focus
+from .decide import PersonaProfile, focus_asked, refused_words, says_focus
 from .implied import load_implications
 from .informant import CHILD_AGE
 from .reading import CLOSED_WORLD_KINDS, concept_topics, cosine, read_statements, stable_seed
@@ -633,6 +633,9 @@ class Speaker:
             if tone in ("curt", "judgemental"):
                 return voice.pick("cold_ack", rng)
             return voice.pick("clarify", rng)
+        own = self._own_words(plan)
+        if own:
+            return own
         if reflection and any(i.stance in (AFFIRM, TELL) and i.facts and not i.silent for i in plan.items):
             parts.append(voice.pick("affirm", rng))  # "You seem ashamed." - "Yeah. ..."
         elif p.opener_rate and rng.random() < p.opener_rate and any(i.stance == TELL for i in plan.items):
@@ -717,6 +720,23 @@ class Speaker:
                 continue
             said.setdefault(s, None)
             bags.append(bag)
+        return " ".join(said)
+
+    def _own_words(self, plan: AnswerPlan) -> str:
+        """A terse adult's own words for what was asked (:func:`.decide.own_words`: "Bit sad.", "Bit better."), where
+        every topic asked has some and the record holds something to tell of it; empty otherwise (the facts are
+        worded as ever)."""
+        words = self.persona.own_words
+        if not words:
+            return ""
+        taxonomy = load_taxonomy()
+        asked = [t for t in plan.question.topics if t in taxonomy.by_id and taxonomy.kind(t) != "meta"]
+        told = any(i.stance in (AFFIRM, TELL) and i.facts and not i.silent and not self._denial(i.facts[0]) for i in plan.items)
+        if not asked or not told or any(i.stance == WITHHELD for i in plan.items):
+            return ""
+        said = [w for w, topics in words if topics & set(asked)]
+        if not all(any(t in topics for _, topics in words) for t in asked):
+            return ""
         return " ".join(said)
 
     def _no_outcome(self, plan: AnswerPlan, said: str) -> bool:
@@ -885,7 +905,8 @@ class Speaker:
             if facts != item.facts:
                 item = replace(item, facts=facts)
         if item.stance == WITHHELD:
-            return [voice.pick("withhold", rng)]
+            # what the persona will not talk about, in their own words for it ("No. Stop.", uw-030)
+            return [refused_words(item, self.persona, self.index) or voice.pick("withhold", rng)]
         if item.stance == UNKNOWN:
             if item.subject == "insight":
                 # their own words for it, where the record's line on their view quotes them ("Limited: 'I'm just
