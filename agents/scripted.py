@@ -2979,6 +2979,8 @@ class ScriptedClinician(Doctor):
             extra += [a for a in conf["emergency"] if admitted or a not in ("capacity", "legal_framework")]
         if "suicide" in believed.risks or self._risk_unanswered():
             extra += conf["suicidal_thoughts"]
+            if self.walk_in.setting == "emergency":  # the physical state after a crisis, before any discharge
+                extra += conf["emergency_suicidal_thoughts"]["actions"]
         # a psychosis or mania with children at home, in clinic too; a dependence on alcohol or drugs likewise (stop 56)
         for anywhere in (conf["dependants_any_setting"], conf["dependants_beside_dependence"]):
             if self.walk_in.age_group == "adult" and self._dependants_named() and any(
