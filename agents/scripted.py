@@ -2952,13 +2952,27 @@ class ScriptedClinician(Doctor):
             codes.append(conf["heavy_drinking"]["code"])
         present = set(self.findings.present)
         needs_drinking = set(conf["findings_imply"].get("_needs_heavy_drinking", ()))
+        medicines_only = set(conf["findings_imply"].get("_medicines_only", ()))
         for finding, code in conf["findings_imply"].items():
             if finding.startswith("_") or (finding in needs_drinking and not heavy):
                 continue
+            if finding in medicines_only and finding in present and self._medicines_told(self.findings.present[finding]):
+                continue  # "Yeah. I take co-codamol, mebeverine and vitamin D": her prescription, no drug habit
             # a finding another explains implies nothing (eating little with a poor appetite is no anorexia)
             if finding in present and not present & set(conf["findings_explained_by"].get(finding, ())):
                 codes.append(code)
         return replace(profile, codes=tuple(dict.fromkeys(codes)))
+
+    def _medicines_told(self, reply: str) -> bool:
+        """Whether ``reply`` tells nothing but a bare yes or no and the patient's own current medicines: each of its
+        other sentences, openers aside, is said in the answer about medicines (``findings_imply._medicines_only``)."""
+        medicines = self.findings.answers.get("medications_current", "")
+        said = {self._normal(s) for s in split_sentences(medicines) if s.strip()}
+        rest = [
+            self._normal(s) for s in split_sentences(reply)
+            if s.strip() and not (answer_polarity(s) in ("yes", "no") and len(tokenize(s)) <= 2)
+        ]
+        return bool(said) and bool(rest) and all(r in said for r in rest)
 
     def _safety_steps(self, plan: str) -> list[str]:
         """The critical actions this plan still lacks (``plan_safety`` of ``clinician.json``)."""
