@@ -2193,6 +2193,10 @@ class ScriptedClinician(Doctor):
             )
             admitted = admitted or medical
         if admitted:
+            mania = setting.get("admit_codes", {})
+            if any(principal.code.startswith(c) for c in mania.get("codes", ())) and "antipsychotic" not in actions.proposed(
+                    " ".join(parts + self._drugs_taken())):  # an acute mania on the ward: an antipsychotic now
+                parts.append(mania["antipsychotic"])
             risky = bool({"suicide", "active_suicide"} & profile.risks) or self._risk_to_others()
             # after a recent attempt or a prepared method the rules ask for continuous observation (their own
             # sentence, added with the other steps below), never the intermittent checks of a raised risk
@@ -2798,7 +2802,9 @@ class ScriptedClinician(Doctor):
             # self-care let slide in a stress reaction or an anxiety disorder is met at home, unless basic needs are
             # told as unmet (said_not_enough)
             said = [k for k in said if k not in enough["kinds"]]
-        return bool(findings) or "active_suicide" in profile.risks or self._unsafe_at_home() or self._said_any(said)
+        # a manic episode (not a hypomania) is admitted whatever words were caught for it (``admit_codes``)
+        mania = any(principal.code.startswith(c) for c in setting["admit_codes"]["codes"])
+        return bool(findings) or mania or "active_suicide" in profile.risks or self._unsafe_at_home() or self._said_any(said)
 
     def _basic_needs_unmet(self, enough: dict[str, Any]) -> bool:
         """Whether the self-care answer or an answer about the present illness (``said_not_enough.unless_in``) tells
