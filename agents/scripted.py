@@ -643,7 +643,9 @@ class ScriptedClinician(Doctor):
                 continue
             kind = next((k for k in self.script["risk_disclosures"]["kinds"] if k["label"] == rule.get("said_kind")), None)
             said = kind["patterns"] if kind else []
-            if not (set(rule.get("after", ())) & set(affirmed) or any(self._tells(p, said) for p in sentences)):
+            # or a record sign of critical_actions.json read in the reply ('signs': a child's exploitation told)
+            signs = set(rule.get("signs", ())) & load_critical_actions().signs([reply]) if rule.get("signs") else set()
+            if not (set(rule.get("after", ())) & set(affirmed) or any(self._tells(p, said) for p in sentences) or signs):
                 continue
             self.followed.add(rule["name"])
             self.followed_now.add(rule["name"])
@@ -3001,6 +3003,12 @@ class ScriptedClinician(Doctor):
             extra += conf["suicidal_thoughts"]
             if self.walk_in.setting == "emergency":  # the physical state after a crisis, before any discharge
                 extra += conf["emergency_suicidal_thoughts"]["actions"]
+        # a risk the clinician itself files under a disclosure kind ('Missing episodes') has its step (``told_kinds``)
+        for label, action in conf["told_kinds"].items():
+            kind = next((k for k in self.script["risk_disclosures"]["kinds"] if k["label"] == label), None)
+            if kind and (not kind.get("ages") or self.walk_in.age_group in kind["ages"]) and any(
+                    self._tells(reply, kind["patterns"]) for _, reply in self.findings.replies):
+                extra.append(action)
         # a psychosis or mania with children at home, in clinic too; a dependence on alcohol or drugs likewise (stop 56)
         for anywhere in (conf["dependants_any_setting"], conf["dependants_beside_dependence"]):
             if self.walk_in.age_group == "adult" and self._dependants_named() and any(
