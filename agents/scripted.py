@@ -3189,7 +3189,13 @@ class ScriptedClinician(Doctor):
         f = self.findings
         reply = f.answers.get(key, "").strip()
         quote = self._quote_reply(key, reply, used) if reply and not self._non_answer(reply) else ""
-        if not quote and key in self.lexicon and key in f.present and f.present[key] != reply:
+        # not an answer to a risk follow-up ('Aisha, my job and my cat', what keeps her going, is no occupation, hw-014)
+        told_in = f.present.get(key, "").strip()
+        risk_answer = bool(told_in) and any(
+            k.startswith(tuple(self.script["quotes"]["not_told_from"]["keys"])) and told_in in r
+            for (_, r), k in zip(f.replies, f.reply_keys)
+        )
+        if not quote and key in self.lexicon and key in f.present and f.present[key] != reply and not risk_answer:
             # told in reply to another question ("I have mild asthma" when asked about insight): its own clauses
             told = [
                 p
