@@ -3195,7 +3195,7 @@ class ScriptedClinician(Doctor):
             k.startswith(tuple(self.script["quotes"]["not_told_from"]["keys"])) and told_in in r
             for (_, r), k in zip(f.replies, f.reply_keys)
         )
-        if not quote and key in self.lexicon and key in f.present and f.present[key] != reply and not risk_answer:
+        if not quote and key in self.lexicon and key in f.present and f.present[key] != reply:
             # told in reply to another question ("I have mild asthma" when asked about insight): its own clauses
             told = [
                 p
@@ -3207,6 +3207,9 @@ class ScriptedClinician(Doctor):
                 # a statement of the patient's, not a fragment read as the heading's concept ("Every single one" after
                 # "All my relationships end badly" is no marital status: stop 42's consultant, test-v2-0480)
                 and (not self.script["note_writing"].get("unasked_needs_speaker") or self._statement(p))
+                # from an answer to a risk follow-up, only a clause with a verb ("I live with my wife"), never a list of
+                # what keeps them going ("Aisha, my job and my cat" is no occupation, hw-014)
+                and (not risk_answer or self._has_verb(p))
             ]
             quote = self._quote_reply(key, " ".join(told), used) if told else ""
         return quote
@@ -3479,6 +3482,11 @@ class ScriptedClinician(Doctor):
         return self._names_speaker(piece) or any(
             t in writing["statement_verbs"] or t.endswith(tuple(writing["statement_verb_endings"])) for t in tokens
         )
+
+    def _has_verb(self, piece: str) -> bool:
+        """Whether ``piece`` holds a verb of ``note_writing.statement_verbs`` (or one of their endings)."""
+        writing = self.script["note_writing"]
+        return any(t in writing["statement_verbs"] or t.endswith(tuple(writing["statement_verb_endings"])) for t in tokenize(piece))
 
     def _names_speaker(self, piece: str) -> bool:
         """Whether ``piece`` names who it is about: the speaker ("I", "my", "we") or a person ("my mother", "someone")
