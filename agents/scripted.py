@@ -3003,6 +3003,11 @@ class ScriptedClinician(Doctor):
             extra += conf["suicidal_thoughts"]
             if self.walk_in.setting == "emergency":  # the physical state after a crisis, before any discharge
                 extra += conf["emergency_suicidal_thoughts"]["actions"]
+        # a child's exploitation heard: the referral in its own words, whatever else the plan says of social care
+        for sign, action in conf["sign_steps"].items():
+            if sign in believed.signs and not all(t in plan for t in actions.sentences([action])) and (
+                    self.walk_in.age_group != "adult"):
+                wanted.append(action)
         # a risk the clinician itself files under a disclosure kind ('Missing episodes') has its step (``told_kinds``)
         for label, action in conf["told_kinds"].items():
             kind = next((k for k in self.script["risk_disclosures"]["kinds"] if k["label"] == label), None)

@@ -28,3 +28,16 @@ def test_a_missing_episode_told_has_its_plan():
     doctor.findings.replies.append(("Have you ever stayed out all night?", "I've been truanting, staying out until 2 to 3 a.m."))
     plan = write(doctor, "treat")
     assert "Missing episodes: the parent reports the child missing to the police at once" in plan, plan
+
+
+def test_a_child_being_exploited_has_the_referral_in_its_own_words():
+    doctor = with_findings(_WALK_IN, present={
+        "rule_violations": "I've been excluded for fighting.",
+        "aggression": "I threatened a teacher.",
+        "serious_rule_violations": "I've been truanting most weeks.",
+    })
+    doctor.findings.replies.append(("What's on your mind?", "I have new trainers and a second phone that my mum can't "
+                                    "account for, and older boys in a car pick me up from the estate."))
+    plan = write(doctor, "treat")
+    assert "Safeguarding referral today to children's social care" in plan, plan
+    assert plan.count("Safeguarding referral today") == 1, plan
