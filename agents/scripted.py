@@ -3804,7 +3804,9 @@ class ScriptedClinician(Doctor):
                 continue
             analytes = []
             for piece in re.split(r"[,;]", result):
-                if flag.search(piece) and (m := re.match(r"\s*([A-Za-z][A-Za-z0-9 /&-]*?)\s*(?:[<>]?\s*\d|:|$)", piece)):
+                # a band of the normal range ("low average", "high average") flags nothing (``not_flags``)
+                bare = re.sub("|".join(map(re.escape, conf["not_flags"])), " ", piece, flags=re.IGNORECASE)
+                if flag.search(bare) and (m := re.match(r"\s*([A-Za-z][A-Za-z0-9 /&-]*?)\s*(?:[<>]?\s*\d|:|$)", piece)):
                     word = m.group(1).strip()
                     if word and word.lower() not in {w.lower() for w in conf["flags"]}:
                         analytes.append(word)
