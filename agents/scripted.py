@@ -2270,6 +2270,8 @@ class ScriptedClinician(Doctor):
             for _ in range(2):  # a second pass: a step's own drug may ask for more (lithium: a pregnancy test)
                 # each as this setting takes it (a clinic's oral thiamine, not the ward's IV Pabrinex for 3-5 days)
                 worded = {**self.script["plan_safety"]["step_sentences"], **setting.get("step_sentences", {})}
+                if "self_poisoning" in profile.signs:  # an overdose told: its own assessment, not "any overdose"
+                    worded.pop("overdose_medical_assessment", None)
                 if setting.get("discharged_step_sentences") and not admitted:  # sent home from the emergency department:
                     # a step as it is given before going home (Pabrinex in the department, then oral thiamine; test-v2-0332)
                     worded.update(setting["discharged_step_sentences"])
