@@ -632,6 +632,7 @@ class ScriptedClinician(Doctor):
         conf = self.script["disclosure_follow_up"]
         f = self.findings
         self.followed_now: set[str] = set()  # the rules this reply set off (their ``also_give_way``)
+        self.followed_on_signs: set[str] = getattr(self, "followed_on_signs", set())  # set off by a record sign alone
         speaker = re.match(r"^\s*(Patient|[A-Z][a-z]+)(?: \([^)]*\))?:\s*", text)
         reply = text[speaker.end():] if speaker else text
         sentences = [p.strip() for p in split_sentences(reply) if p.strip()]
@@ -645,8 +646,11 @@ class ScriptedClinician(Doctor):
             said = kind["patterns"] if kind else []
             # or a record sign of critical_actions.json read in the reply ('signs': a child's exploitation told)
             signs = set(rule.get("signs", ())) & load_critical_actions().signs([reply]) if rule.get("signs") else set()
-            if not (set(rule.get("after", ())) & set(affirmed) or any(self._tells(p, said) for p in sentences) or signs):
+            by_finding = set(rule.get("after", ())) & set(affirmed) or any(self._tells(p, said) for p in sentences)
+            if not (by_finding or signs):
                 continue
+            if signs and not by_finding:
+                self.followed_on_signs.add(rule["name"])
             self.followed.add(rule["name"])
             self.followed_now.add(rule["name"])
             # a rule about a substance asks about the one just told, by its everyday name (``substance_names``)
@@ -1048,7 +1052,8 @@ class ScriptedClinician(Doctor):
                 # a positive disclosure (voices, a persecutor, panic, highs, a child out all night) is explored at once,
                 # before the screen moves on; the screening questions the differential least expects give way to it
                 also = tuple(c for r in self.script["disclosure_follow_up"]["rules"] if r["name"] in self.followed_now
-                             for c in r.get("also_give_way", ()))
+                             for c in [*r.get("also_give_way", ()),
+                                       *(r.get("also_give_way_on_signs", ()) if r["name"] in self.followed_on_signs else ())])
                 fit = self._make_room(len(follow_up), also=also)
                 self.plan[queued:queued] = follow_up[:fit]
             if not any(q == "__picture__" for q, _ in self.plan):
