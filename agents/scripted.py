@@ -682,6 +682,7 @@ class ScriptedClinician(Doctor):
         conf = self.script["disclosure_follow_up"]
         f = self.findings
         self.followed_now: set[str] = set()  # the rules this reply set off (their ``also_give_way``)
+        self.followed_on_signs: set[str] = getattr(self, "followed_on_signs", set())  # set off by a record sign alone
         speaker = re.match(r"^\s*(Patient|[A-Z][a-z]+)(?: \([^)]*\))?:\s*", text)
         reply = text[speaker.end():] if speaker else text
         sentences = [p.strip() for p in split_sentences(reply) if p.strip()]
@@ -693,8 +694,13 @@ class ScriptedClinician(Doctor):
                 continue
             kind = next((k for k in self.script["risk_disclosures"]["kinds"] if k["label"] == rule.get("said_kind")), None)
             said = kind["patterns"] if kind else []
-            if not (set(rule.get("after", ())) & set(affirmed) or any(self._tells(p, said) for p in sentences)):
+            # or a record sign of critical_actions.json read in the reply ('signs': a child's exploitation told)
+            signs = set(rule.get("signs", ())) & load_critical_actions().signs([reply]) if rule.get("signs") else set()
+            by_finding = set(rule.get("after", ())) & set(affirmed) or any(self._tells(p, said) for p in sentences)
+            if not (by_finding or signs):
                 continue
+            if signs and not by_finding:
+                self.followed_on_signs.add(rule["name"])
             self.followed.add(rule["name"])
             self.followed_now.add(rule["name"])
             # a rule about a substance asks about the one just told, by its everyday name (``substance_names``)
@@ -1096,7 +1102,8 @@ class ScriptedClinician(Doctor):
                 # a positive disclosure (voices, a persecutor, panic, highs, a child out all night) is explored at once,
                 # before the screen moves on; the screening questions the differential least expects give way to it
                 also = tuple(c for r in self.script["disclosure_follow_up"]["rules"] if r["name"] in self.followed_now
-                             for c in r.get("also_give_way", ()))
+                             for c in [*r.get("also_give_way", ()),
+                                       *(r.get("also_give_way_on_signs", ()) if r["name"] in self.followed_on_signs else ())])
                 fit = self._make_room(len(follow_up), also=also)
                 self.plan[queued:queued] = follow_up[:fit]
             if not any(q == "__picture__" for q, _ in self.plan):
@@ -2247,6 +2254,10 @@ class ScriptedClinician(Doctor):
             )
             admitted = admitted or medical
         if admitted:
+            mania = setting.get("admit_codes", {})
+            if any(principal.code.startswith(c) for c in mania.get("codes", ())) and "antipsychotic" not in actions.proposed(
+                    " ".join(parts + self._drugs_taken())):  # an acute mania on the ward: an antipsychotic now
+                parts.append(mania["antipsychotic"])
             risky = bool({"suicide", "active_suicide"} & profile.risks) or self._risk_to_others()
             # after a recent attempt or a prepared method the rules ask for continuous observation (their own
             # sentence, added with the other steps below), never the intermittent checks of a raised risk
@@ -2318,6 +2329,8 @@ class ScriptedClinician(Doctor):
             for _ in range(2):  # a second pass: a step's own drug may ask for more (lithium: a pregnancy test)
                 # each as this setting takes it (a clinic's oral thiamine, not the ward's IV Pabrinex for 3-5 days)
                 worded = {**self.script["plan_safety"]["step_sentences"], **setting.get("step_sentences", {})}
+                if "self_poisoning" in profile.signs:  # an overdose told: its own assessment, not "any overdose"
+                    worded.pop("overdose_medical_assessment", None)
                 if setting.get("discharged_step_sentences") and not admitted:  # sent home from the emergency department:
                     # a step as it is given before going home (Pabrinex in the department, then oral thiamine; test-v2-0332)
                     worded.update(setting["discharged_step_sentences"])
@@ -2852,7 +2865,9 @@ class ScriptedClinician(Doctor):
             # self-care let slide in a stress reaction or an anxiety disorder is met at home, unless basic needs are
             # told as unmet (said_not_enough)
             said = [k for k in said if k not in enough["kinds"]]
-        return bool(findings) or "active_suicide" in profile.risks or self._unsafe_at_home() or self._said_any(said)
+        # a manic episode (not a hypomania) is admitted whatever words were caught for it (``admit_codes``)
+        mania = any(principal.code.startswith(c) for c in setting["admit_codes"]["codes"])
+        return bool(findings) or mania or "active_suicide" in profile.risks or self._unsafe_at_home() or self._said_any(said)
 
     def _basic_needs_unmet(self, enough: dict[str, Any]) -> bool:
         """Whether the self-care answer or an answer about the present illness (``said_not_enough.unless_in``) tells
@@ -3006,13 +3021,27 @@ class ScriptedClinician(Doctor):
             codes.append(conf["heavy_drinking"]["code"])
         present = set(self.findings.present)
         needs_drinking = set(conf["findings_imply"].get("_needs_heavy_drinking", ()))
+        medicines_only = set(conf["findings_imply"].get("_medicines_only", ()))
         for finding, code in conf["findings_imply"].items():
             if finding.startswith("_") or (finding in needs_drinking and not heavy):
                 continue
+            if finding in medicines_only and finding in present and self._medicines_told(self.findings.present[finding]):
+                continue  # "Yeah. I take co-codamol, mebeverine and vitamin D": her prescription, no drug habit
             # a finding another explains implies nothing (eating little with a poor appetite is no anorexia)
             if finding in present and not present & set(conf["findings_explained_by"].get(finding, ())):
                 codes.append(code)
         return replace(profile, codes=tuple(dict.fromkeys(codes)))
+
+    def _medicines_told(self, reply: str) -> bool:
+        """Whether ``reply`` tells nothing but a bare yes or no and the patient's own current medicines: each of its
+        other sentences, openers aside, is said in the answer about medicines (``findings_imply._medicines_only``)."""
+        medicines = self.findings.answers.get("medications_current", "")
+        said = {self._normal(s) for s in split_sentences(medicines) if s.strip()}
+        rest = [
+            self._normal(s) for s in split_sentences(reply)
+            if s.strip() and not (answer_polarity(s) in ("yes", "no") and len(tokenize(s)) <= 2)
+        ]
+        return bool(said) and bool(rest) and all(r in said for r in rest)
 
     def _safety_steps(self, plan: str) -> list[str]:
         """The critical actions this plan still lacks (``plan_safety`` of ``clinician.json``)."""
@@ -3033,6 +3062,19 @@ class ScriptedClinician(Doctor):
             extra += [a for a in conf["emergency"] if admitted or a not in ("capacity", "legal_framework")]
         if "suicide" in believed.risks or self._risk_unanswered():
             extra += conf["suicidal_thoughts"]
+            if self.walk_in.setting == "emergency":  # the physical state after a crisis, before any discharge
+                extra += conf["emergency_suicidal_thoughts"]["actions"]
+        # a child's exploitation heard: the referral in its own words, whatever else the plan says of social care
+        for sign, action in conf["sign_steps"].items():
+            if sign in believed.signs and not all(t in plan for t in actions.sentences([action])) and (
+                    self.walk_in.age_group != "adult"):
+                wanted.append(action)
+        # a risk the clinician itself files under a disclosure kind ('Missing episodes') has its step (``told_kinds``)
+        for label, action in conf["told_kinds"].items():
+            kind = next((k for k in self.script["risk_disclosures"]["kinds"] if k["label"] == label), None)
+            if kind and (not kind.get("ages") or self.walk_in.age_group in kind["ages"]) and any(
+                    self._tells(reply, kind["patterns"]) for _, reply in self.findings.replies):
+                extra.append(action)
         # a psychosis or mania with children at home, in clinic too; a dependence on alcohol or drugs likewise (stop 56)
         for anywhere in (conf["dependants_any_setting"], conf["dependants_beside_dependence"]):
             if self.walk_in.age_group == "adult" and self._dependants_named() and any(
@@ -3213,6 +3255,12 @@ class ScriptedClinician(Doctor):
         f = self.findings
         reply = f.answers.get(key, "").strip()
         quote = self._quote_reply(key, reply, used) if reply and not self._non_answer(reply) else ""
+        # not an answer to a risk follow-up ('Aisha, my job and my cat', what keeps her going, is no occupation, hw-014)
+        told_in = f.present.get(key, "").strip()
+        risk_answer = bool(told_in) and any(
+            k.startswith(tuple(self.script["quotes"]["not_told_from"]["keys"])) and told_in in r
+            for (_, r), k in zip(f.replies, f.reply_keys)
+        )
         if not quote and key in self.lexicon and key in f.present and f.present[key] != reply:
             # told in reply to another question ("I have mild asthma" when asked about insight): its own clauses
             told = [
@@ -3225,6 +3273,9 @@ class ScriptedClinician(Doctor):
                 # a statement of the patient's, not a fragment read as the heading's concept ("Every single one" after
                 # "All my relationships end badly" is no marital status: stop 42's consultant, test-v2-0480)
                 and (not self.script["note_writing"].get("unasked_needs_speaker") or self._statement(p))
+                # from an answer to a risk follow-up, only a clause with a verb ("I live with my wife"), never a list of
+                # what keeps them going ("Aisha, my job and my cat" is no occupation, hw-014)
+                and (not risk_answer or self._has_verb(p))
             ]
             quote = self._quote_reply(key, " ".join(told), used) if told else ""
         return quote
@@ -3497,6 +3548,11 @@ class ScriptedClinician(Doctor):
         return self._names_speaker(piece) or any(
             t in writing["statement_verbs"] or t.endswith(tuple(writing["statement_verb_endings"])) for t in tokens
         )
+
+    def _has_verb(self, piece: str) -> bool:
+        """Whether ``piece`` holds a verb of ``note_writing.statement_verbs`` (or one of their endings)."""
+        writing = self.script["note_writing"]
+        return any(t in writing["statement_verbs"] or t.endswith(tuple(writing["statement_verb_endings"])) for t in tokenize(piece))
 
     def _names_speaker(self, piece: str) -> bool:
         """Whether ``piece`` names who it is about: the speaker ("I", "my", "we") or a person ("my mother", "someone")
@@ -3809,7 +3865,9 @@ class ScriptedClinician(Doctor):
                 continue
             analytes = []
             for piece in re.split(r"[,;]", result):
-                if flag.search(piece) and (m := re.match(r"\s*([A-Za-z][A-Za-z0-9 /&-]*?)\s*(?:[<>]?\s*\d|:|$)", piece)):
+                # a band of the normal range ("low average", "high average") flags nothing (``not_flags``)
+                bare = re.sub("|".join(map(re.escape, conf["not_flags"])), " ", piece, flags=re.IGNORECASE)
+                if flag.search(bare) and (m := re.match(r"\s*([A-Za-z][A-Za-z0-9 /&-]*?)\s*(?:[<>]?\s*\d|:|$)", piece)):
                     word = m.group(1).strip()
                     if word and word.lower() not in {w.lower() for w in conf["flags"]}:
                         analytes.append(word)
