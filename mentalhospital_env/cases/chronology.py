@@ -308,11 +308,14 @@ def _status(clause: str, data: dict[str, Any], section: str, topics: set[str]) -
 
 
 def _clauses(sentences: list[_Sentence], encounter: int, data: dict[str, Any],
-             states: frozenset[str] | None = None, record: bool = False) -> list[_Clause]:
+             states: frozenset[str] | None = None, record: bool = False,
+             carried: frozenset[tuple[str, int]] = frozenset()) -> list[_Clause]:
     """Each dated clause's state topics (``states``, the state topics by default) and what it says of them. A clause is
     no state of the patient's where it is the writer's act on the topic (``record_not_state_cues``: advice given, a
     review planned, a leaflet, 'discussed') or a label before a colon ("Self-harm: discussed"); in a ``record`` (the
-    record pass) each clause carries what it speaks of (_the_thing)."""
+    record pass) each clause carries what it speaks of (_the_thing). In a sentence of ``carried`` (section, start: the
+    encounter's own examination, record_encounter_sections) a clause of no state topic that says the state went or
+    eased gives that word to the clause before it ("Passive death wishes in August, gone since October")."""
     from mentalhospital_env.patient.understanding import record_topics
 
     if states is None:
@@ -323,6 +326,7 @@ def _clauses(sentences: list[_Sentence], encounter: int, data: dict[str, Any],
         if s.date is None or s.date > encounter:
             continue
         body = re.sub(r"\([^()]*\)", " ", s.text)
+        before: list[int] = []  # where the clauses of the clause before stand in ``out``
         for clause, sep in re.findall(r"(.+?)([,;]\s+|\s+-\s+|:\s+|$)", body):
             if len(re.findall(r"[A-Za-z]+", clause)) < data["state_clause_min_words"]:
                 continue
@@ -330,8 +334,17 @@ def _clauses(sentences: list[_Sentence], encounter: int, data: dict[str, Any],
             denied = bool(re.match(data["absent_cue"], clause, re.IGNORECASE)) or any(
                 re.search(p, clause, re.IGNORECASE) for p in data["record_lasting_cues"])
             topics = set(record_topics(s.section, clause)) & states
+            if (s.section, s.start) in carried and not topics:
+                said = _status(clause, data, s.section, set())
+                if said in ("resolved", "better"):
+                    for k in before:
+                        if out[k].status is None:
+                            out[k] = replace(out[k], status=said)
+                    continue
             words = _the_thing(clause, data) if record and topics else frozenset()
+            before = []
             for topic in topics:
+                before.append(len(out))
                 out.append(_Clause(s.date, topic, _status(clause, data, s.section, {topic}), state, denied, words))
     return out
 
@@ -621,6 +634,12 @@ def _record_pass(facts: list[Fact], ehr: EHR, texts: dict[str, str], sentences: 
     lasting = [re.compile(p, re.IGNORECASE) for p in data["lasting_cues"] + data["record_lasting_cues"]]
     raw = re.compile(data["record_raw_words"])
     where = _locate_sentences(facts, sentences)
+    # the encounter's own examination (record_encounter_sections: the mental state and the risk as found at this
+    # review), undated, is the latest word on a state: "No hallucinations since about April; hearing his name called
+    # stopped by May" ends January's "hears his name called ... a few times a week" (uw-031, stop 57)
+    now = [s if s.date is not None or not s.section.startswith(tuple(data["record_encounter_sections"]))
+           else replace(s, date=encounter) for s in sentences]
+    carried = frozenset((s.section, s.start) for s, t in zip(now, sentences) if s is not t)
     clauses: list[_Clause] | None = None
     out = list(facts)
     for k, f in enumerate(facts):
@@ -644,7 +663,7 @@ def _record_pass(facts: list[Fact], ehr: EHR, texts: dict[str, str], sentences: 
         if raw.search(f.patient_says or ""):
             continue  # the patient's own typed words ("ive got alfie"): no parse puts them in the past
         if clauses is None:
-            clauses = _clauses(sentences, encounter, data, states, record=True)
+            clauses = _clauses(now, encounter, data, states, record=True, carried=carried)
         if any(p.search(f.text) for p in lasting):
             if f.polarity == "absent" and not set(f.topics) & set(data["record_risk_topics"]) and not re.search(
                     r"[,;]", f.text) and any(c.state and not c.denied and c.status in (None, "still") for c in clauses
