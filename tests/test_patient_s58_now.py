@@ -77,3 +77,46 @@ def test_a_voice_the_review_finds_stopped_is_told_as_past() -> None:
     assert not re.search(r"\bI hear my name\b", reply), reply
 
 
+
+# --- who depends on him: a sister and a grandmother who live with him and his mother are no dependants of his ---
+
+_HOME = {
+    "chief_complaint": "Review of low mood.",
+    "history_of_present_illness": "Low for two months, better since October. Sleeps under 6 h on bad nights.",
+    "past_psychiatric_history": "None.",
+    "medical_history": "None.",
+    "medications": "Sertraline 50 mg daily.",
+    "allergies": "No known drug allergies.",
+    "substance_use": "Drinks a few beers at parties.",
+    "family_history": "Sister, Maya (14), Grade 9, well.",
+    "personal_history": "A happy, busy little boy; good at school. Works part time at a garage.",
+    "mental_status_exam": {"mood": "'Okay.'", "thought_content": "No thoughts of self-harm."},
+    "risk_assessment": {"suicide": "No suicidal ideation."},
+}
+
+_DEPENDS = "Do you have children or anyone who depends on you?"
+
+
+def _home(n: int, living: str) -> object:
+    from patient_records import record
+
+    from mentalhospital_env.cases import load_case
+
+    return load_case(record(f"s58-pat-{n:03d}", _HOME, {"age": 20, "sex": "male", "living_situation": living},
+                            written_for="test_patient_s58_now.py"))
+
+
+def test_a_sister_living_with_him_and_their_mother_is_no_dependant_of_his() -> None:
+    # uw-031 at stop 57: asked twice who depends on him, he said where he lives three times
+    from patient_records import ask
+
+    (reply,) = ask(_home(1, "lives with his mother, his sister Maya (14) and his maternal grandmother"), _DEPENDS)
+    assert re.search(r"\b(?:no one|nobody)\b", reply, re.I), reply
+    assert re.search(r"\bmother\b", reply, re.I), reply
+
+
+def test_a_sister_he_lives_with_alone_is_never_denied() -> None:
+    from patient_records import ask
+
+    (reply,) = ask(_home(2, "lives with his sister Maya (14)"), _DEPENDS)
+    assert not re.search(r"\b(?:no one|nobody)\b", reply, re.I), reply
