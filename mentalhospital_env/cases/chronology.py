@@ -309,7 +309,7 @@ def _status(clause: str, data: dict[str, Any], section: str, topics: set[str]) -
 
 def _clauses(sentences: list[_Sentence], encounter: int, data: dict[str, Any],
              states: frozenset[str] | None = None, record: bool = False,
-             carried: frozenset[tuple[str, int]] = frozenset()) -> list[_Clause]:
+             carried: frozenset[tuple[str, int]] = frozenset(), where: bool = False) -> list:
     """Each dated clause's state topics (``states``, the state topics by default) and what it says of them. A clause is
     no state of the patient's where it is the writer's act on the topic (``record_not_state_cues``: advice given, a
     review planned, a leaflet, 'discussed') or a label before a colon ("Self-harm: discussed"); in a ``record`` (the
@@ -322,6 +322,7 @@ def _clauses(sentences: list[_Sentence], encounter: int, data: dict[str, Any],
         states = _state_topics()
     acts = [re.compile(p, re.IGNORECASE) for p in data["record_not_state_cues"]]
     out: list[_Clause] = []
+    spoken: list[tuple[str, int]] = []  # each clause's sentence (section, start), read with ``where``
     for s in sentences:
         if s.date is None or s.date > encounter:
             continue
@@ -346,7 +347,8 @@ def _clauses(sentences: list[_Sentence], encounter: int, data: dict[str, Any],
             for topic in topics:
                 before.append(len(out))
                 out.append(_Clause(s.date, topic, _status(clause, data, s.section, {topic}), state, denied, words))
-    return out
+                spoken.append((s.section, s.start))
+    return list(zip(out, spoken)) if where else out
 
 
 def _the_thing(text: str, data: dict[str, Any]) -> frozenset[str]:
@@ -636,7 +638,9 @@ def _record_pass(facts: list[Fact], ehr: EHR, texts: dict[str, str], sentences: 
     where = _locate_sentences(facts, sentences)
     # the encounter's own examination (record_encounter_sections: the mental state and the risk as found at this
     # review), undated, is the latest word on a state: "No hallucinations since about April; hearing his name called
-    # stopped by May" ends January's "hears his name called ... a few times a week" (uw-031, stop 57)
+    # stopped by May" ends January's "hears his name called ... a few times a week" (uw-031, stop 57). Only a word
+    # there that the state went (resolved): its "slightly better" or a state in it dated by its own words is no word
+    # of the encounter (uw-028's "'slightly better' on the phone 17/11/2026", uw-020's dated visits)
     now = [s if s.date is not None or not s.section.startswith(tuple(data["record_encounter_sections"]))
            else replace(s, date=encounter) for s in sentences]
     carried = frozenset((s.section, s.start) for s, t in zip(now, sentences) if s is not t)
@@ -663,7 +667,8 @@ def _record_pass(facts: list[Fact], ehr: EHR, texts: dict[str, str], sentences: 
         if raw.search(f.patient_says or ""):
             continue  # the patient's own typed words ("ive got alfie"): no parse puts them in the past
         if clauses is None:
-            clauses = _clauses(now, encounter, data, states, record=True, carried=carried)
+            clauses = [c for c, at in _clauses(now, encounter, data, states, record=True, carried=carried, where=True)
+                       if at not in carried or c.status == "resolved"]
         if any(p.search(f.text) for p in lasting):
             if f.polarity == "absent" and not set(f.topics) & set(data["record_risk_topics"]) and not re.search(
                     r"[,;]", f.text) and any(c.state and not c.denied and c.status in (None, "still") for c in clauses
