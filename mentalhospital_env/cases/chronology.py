@@ -667,11 +667,15 @@ def _record_pass(facts: list[Fact], ehr: EHR, texts: dict[str, str], sentences: 
         if raw.search(f.patient_says or ""):
             continue  # the patient's own typed words ("ive got alfie"): no parse puts them in the past
         if clauses is None:
-            clauses = [c for c, at in _clauses(now, encounter, data, states, record=True, carried=carried, where=True)
+            clauses = [(c, at in carried) for c, at in _clauses(now, encounter, data, states, record=True,
+                                                                carried=carried, where=True)
                        if at not in carried or c.status == "resolved"]
+        # a denial is judged on the dated entries alone: the encounter's word that a state went revived January's
+        # "No SI/HI voiced" (belied by August's death wishes) as "I haven't had any thoughts of ending my life"
+        of_entries = [c for c, now_said in clauses if not (now_said and f.polarity == "absent")]
         if any(p.search(f.text) for p in lasting):
             if f.polarity == "absent" and not set(f.topics) & set(data["record_risk_topics"]) and not re.search(
-                    r"[,;]", f.text) and any(c.state and not c.denied and c.status in (None, "still") for c in clauses
+                    r"[,;]", f.text) and any(c.state and not c.denied and c.status in (None, "still") for c in of_entries
                                               if s.date < c.date and c.topic in f.topics):
                 # "Has never heard voices." (2024) beside "Hearing voices for 2 months." (2026): the denial is no longer
                 # true and no parse puts a "never" in the past, so it is not said
@@ -681,7 +685,7 @@ def _record_pass(facts: list[Fact], ehr: EHR, texts: dict[str, str], sentences: 
         # a later denial on the topic does not end a state told present (uw-020: a screen's 'denies ... checking locks
         # or stoves' put her hours of mirror checking in the past, 'That's settled now'): only a later word that it
         # went or eased, or a later state of its own, does
-        later = [c for c in clauses if s.date < c.date and c.topic in f.topics and (c.state or c.status)
+        later = [c for c in of_entries if s.date < c.date and c.topic in f.topics and (c.state or c.status)
                  and not (c.denied and f.polarity != "absent")]
         if not any(c.words & thing for c in later):
             continue  # no later clause names the same thing (a concept or a content word), only a topic as broad as
