@@ -308,21 +308,26 @@ def _status(clause: str, data: dict[str, Any], section: str, topics: set[str]) -
 
 
 def _clauses(sentences: list[_Sentence], encounter: int, data: dict[str, Any],
-             states: frozenset[str] | None = None, record: bool = False) -> list[_Clause]:
+             states: frozenset[str] | None = None, record: bool = False,
+             carried: frozenset[tuple[str, int]] = frozenset(), where: bool = False) -> list:
     """Each dated clause's state topics (``states``, the state topics by default) and what it says of them. A clause is
     no state of the patient's where it is the writer's act on the topic (``record_not_state_cues``: advice given, a
     review planned, a leaflet, 'discussed') or a label before a colon ("Self-harm: discussed"); in a ``record`` (the
-    record pass) each clause carries what it speaks of (_the_thing)."""
+    record pass) each clause carries what it speaks of (_the_thing). In a sentence of ``carried`` (section, start: the
+    encounter's own examination, record_encounter_sections) a clause of no state topic that says the state went or
+    eased gives that word to the clause before it ("Passive death wishes in August, gone since October")."""
     from mentalhospital_env.patient.understanding import record_topics
 
     if states is None:
         states = _state_topics()
     acts = [re.compile(p, re.IGNORECASE) for p in data["record_not_state_cues"]]
     out: list[_Clause] = []
+    spoken: list[tuple[str, int]] = []  # each clause's sentence (section, start), read with ``where``
     for s in sentences:
         if s.date is None or s.date > encounter:
             continue
         body = re.sub(r"\([^()]*\)", " ", s.text)
+        before: list[int] = []  # where the clauses of the clause before stand in ``out``
         for clause, sep in re.findall(r"(.+?)([,;]\s+|\s+-\s+|:\s+|$)", body):
             if len(re.findall(r"[A-Za-z]+", clause)) < data["state_clause_min_words"]:
                 continue
@@ -330,10 +335,20 @@ def _clauses(sentences: list[_Sentence], encounter: int, data: dict[str, Any],
             denied = bool(re.match(data["absent_cue"], clause, re.IGNORECASE)) or any(
                 re.search(p, clause, re.IGNORECASE) for p in data["record_lasting_cues"])
             topics = set(record_topics(s.section, clause)) & states
+            if (s.section, s.start) in carried and not topics:
+                said = _status(clause, data, s.section, set())
+                if said in ("resolved", "better"):
+                    for k in before:
+                        if out[k].status is None:
+                            out[k] = replace(out[k], status=said)
+                    continue
             words = _the_thing(clause, data) if record and topics else frozenset()
+            before = []
             for topic in topics:
+                before.append(len(out))
                 out.append(_Clause(s.date, topic, _status(clause, data, s.section, {topic}), state, denied, words))
-    return out
+                spoken.append((s.section, s.start))
+    return list(zip(out, spoken)) if where else out
 
 
 def _the_thing(text: str, data: dict[str, Any]) -> frozenset[str]:
@@ -621,6 +636,14 @@ def _record_pass(facts: list[Fact], ehr: EHR, texts: dict[str, str], sentences: 
     lasting = [re.compile(p, re.IGNORECASE) for p in data["lasting_cues"] + data["record_lasting_cues"]]
     raw = re.compile(data["record_raw_words"])
     where = _locate_sentences(facts, sentences)
+    # the encounter's own examination (record_encounter_sections: the mental state and the risk as found at this
+    # review), undated, is the latest word on a state: "No hallucinations since about April; hearing his name called
+    # stopped by May" ends January's "hears his name called ... a few times a week" (uw-031, stop 57). Only a word
+    # there that the state went (resolved): its "slightly better" or a state in it dated by its own words is no word
+    # of the encounter (uw-028's "'slightly better' on the phone 17/11/2026", uw-020's dated visits)
+    now = [s if s.date is not None or not s.section.startswith(tuple(data["record_encounter_sections"]))
+           else replace(s, date=encounter) for s in sentences]
+    carried = frozenset((s.section, s.start) for s, t in zip(now, sentences) if s is not t)
     clauses: list[_Clause] | None = None
     out = list(facts)
     for k, f in enumerate(facts):
@@ -644,10 +667,15 @@ def _record_pass(facts: list[Fact], ehr: EHR, texts: dict[str, str], sentences: 
         if raw.search(f.patient_says or ""):
             continue  # the patient's own typed words ("ive got alfie"): no parse puts them in the past
         if clauses is None:
-            clauses = _clauses(sentences, encounter, data, states, record=True)
+            clauses = [(c, at in carried) for c, at in _clauses(now, encounter, data, states, record=True,
+                                                                carried=carried, where=True)
+                       if at not in carried or c.status == "resolved"]
+        # a denial is judged on the dated entries alone: the encounter's word that a state went revived January's
+        # "No SI/HI voiced" (belied by August's death wishes) as "I haven't had any thoughts of ending my life"
+        of_entries = [c for c, now_said in clauses if not (now_said and f.polarity == "absent")]
         if any(p.search(f.text) for p in lasting):
             if f.polarity == "absent" and not set(f.topics) & set(data["record_risk_topics"]) and not re.search(
-                    r"[,;]", f.text) and any(c.state and not c.denied and c.status in (None, "still") for c in clauses
+                    r"[,;]", f.text) and any(c.state and not c.denied and c.status in (None, "still") for c in of_entries
                                               if s.date < c.date and c.topic in f.topics):
                 # "Has never heard voices." (2024) beside "Hearing voices for 2 months." (2026): the denial is no longer
                 # true and no parse puts a "never" in the past, so it is not said
@@ -657,7 +685,7 @@ def _record_pass(facts: list[Fact], ehr: EHR, texts: dict[str, str], sentences: 
         # a later denial on the topic does not end a state told present (uw-020: a screen's 'denies ... checking locks
         # or stoves' put her hours of mirror checking in the past, 'That's settled now'): only a later word that it
         # went or eased, or a later state of its own, does
-        later = [c for c in clauses if s.date < c.date and c.topic in f.topics and (c.state or c.status)
+        later = [c for c in of_entries if s.date < c.date and c.topic in f.topics and (c.state or c.status)
                  and not (c.denied and f.polarity != "absent")]
         if not any(c.words & thing for c in later):
             continue  # no later clause names the same thing (a concept or a content word), only a topic as broad as

@@ -149,6 +149,9 @@ class RecallRules:
     nobody_adults_before: re.Pattern[str] = re.compile(r"(?!)")
     nobody_with_splits: re.Pattern[str] = re.compile(r"(?!)")
     nobody_adults: frozenset[str] = frozenset()
+    #: a sibling or grandparent who lives with them and a parent: the parent's household, none of theirs to depend on
+    nobody_parents: frozenset[str] = frozenset()
+    nobody_beside_parent: frozenset[str] = frozenset()
     #: a sentence in which the child speaks or is the source names no dependant (``household_answers`` ``not_named``)
     not_named: re.Pattern[str] = re.compile(r"(?!)")
     #: a child that is no dependant of theirs, read only for who depends on them (``household_answers`` ``not_dependant``)
@@ -282,6 +285,8 @@ def load_recall_rules() -> RecallRules:
         nobody_adults_before=re.compile(household.get("nobody_adults_before", r"(?!)"), re.IGNORECASE),
         nobody_with_splits=re.compile(household.get("nobody_with_splits", r"(?!)"), re.IGNORECASE),
         nobody_adults=frozenset(w.lower() for w in household.get("nobody_adults", ())),
+        nobody_parents=frozenset(w.lower() for w in household.get("nobody_parents", ())),
+        nobody_beside_parent=frozenset(w.lower() for w in household.get("nobody_beside_parent", ())),
         not_named=re.compile(household["not_named"], re.IGNORECASE) if household.get("not_named") else re.compile(r"(?!)"),
         not_dependant=re.compile("|".join(f"(?:{p})" for p in household["not_dependant"]), re.IGNORECASE)
         if household.get("not_dependant") else re.compile(r"(?!)"),
@@ -539,19 +544,24 @@ def _dependant_misreads(rules: RecallRules) -> list[re.Pattern[str]]:
 def _household_adults_only(fact: IndexedFact, rules: RecallRules) -> bool | None:
     """Whether a household sentence supports that no one depends on them (``household_answers``
     ``_nobody_supported``): True where it says they live alone or every person named after "lives with" is an adult
-    of ``nobody_adults``; None where it names anyone else; False where it names no one (``lives in a rented house``)."""
+    of ``nobody_adults``; None where it names anyone else; False where it names no one (``lives in a rented house``).
+    A sibling or grandparent named beside a parent (``nobody_beside_parent``, ``nobody_parents``) is the parent's
+    household: "his mother, his sister (15) and his maternal grandmother" names no dependant of his (uw-031)."""
     found = False
     for text in (fact.fact.text, fact.fact.patient_says or ""):
         if rules.nobody_alone.search(text):
             found = True
         for with_ in rules.nobody_with.finditer(text):
             companions = rules.nobody_with_ends.split(with_.group(1), maxsplit=1)[0]
+            named = []
             for who in rules.nobody_with_splits.split(companions):  # ",", "and", "&" (``nobody_with_splits``)
                 who = re.sub(r"\s+[A-Z]\w*$", "", who.strip())  # "his wife Sarah"
                 who = rules.nobody_adults_before.sub("", who).strip().lower()
-                if not who:
-                    continue
-                if who not in rules.nobody_adults:
+                if who:
+                    named.append(who)
+            parent = any(who in rules.nobody_parents for who in named)
+            for who in named:
+                if who not in rules.nobody_adults and not (parent and who in rules.nobody_beside_parent):
                     return None
                 found = True
     return found
