@@ -42,3 +42,46 @@ def test_a_phrase_opening_on_a_place_is_not_had() -> None:
     # 'In bed at 14:00, room dark, ...' was said 'I had an in bed at 14:00, room dark.'
     said = _hpi("Sleeping badly since June. On the sofa at noon, curtains shut, no breakfast.")
     assert "had an on" not in said and "I've had on" not in said, said
+
+
+def test_a_consultants_opinion_quoted_after_a_relatives_words_is_not_his() -> None:
+    # "Opinion (Dr ...): 'Read as a whole ... Josh has bipolar I disorder ...'" after his mother's quotation was read
+    # as his name before his words: the consultant's formulation, diagnosis and risks were recited as his
+    said = _hpi("Mother: 'He has been up all night.' Opinion (Dr Reid): 'Taken together, Sam has bipolar disorder, "
+                "a manic episode in May. Risks now, stopping treatment.'")
+    assert "bipolar" not in said and "Risks" not in said, said
+
+
+@pytest.mark.parametrize("line", [
+    "Eligibility: age 16-40, first presentation, no prior treatment: accepted.",
+    "Priority: routine, psychology 2026-03-02.",
+    "Urgency: urgent.",
+])
+def test_an_eligibility_or_triage_decision_is_the_services(line: str) -> None:
+    said = _hpi(f"Sleeping badly since June. {line}")
+    assert "accepted" not in said and "outine" not in said and "rgent" not in said, said
+
+
+def test_counselling_given_is_not_said_as_his() -> None:
+    # "Lithium discussed with both: benefits for mood episodes and suicide risk; tremor, ..." was said
+    # "I benefit for mood episodes and suicide risk."
+    said = _hpi("Sleeping badly since June. Valproate discussed with both: benefits for mood episodes; weight gain, "
+                "tremor, liver effects.")
+    assert "benefit" not in said and "liver" not in said, said
+
+
+@pytest.mark.parametrize("line", [
+    "Earlier spells from his school record and his father's account: June 2022, little sleep, spending.",
+    "Alcohol withdrawal (shakes, sweats) days 2-4.",
+    "Sleeping 7 h by day 5.",
+])
+def test_a_clinicians_reconstruction_or_a_ward_course_is_not_his(line: str) -> None:
+    # "I had earlier spells from my school record and my mother's account", "I've had cannabis withdrawal days 2 to 5"
+    said = _hpi(f"Sleeping badly since June. {line}")
+    assert "record" not in said and "day 5" not in said and "days 2" not in said, said
+
+
+def test_referral_shorthand_for_a_number_and_a_month_is_said_in_words() -> None:
+    # "Failed 1 exam in Dec." was said "I failed 1 exam in Dec."
+    said = _hpi("Sleeping badly since June. Failed 1 exam in Dec.")
+    assert "I failed one exam in December" in said, said

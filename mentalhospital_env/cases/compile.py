@@ -853,6 +853,7 @@ def clinician_only(section: str, text: str) -> bool:
         section in data["not_told_sections"]
         or _not_told_cue().search(text) is not None
         or any(re.search(p, text, re.IGNORECASE) for p in data["not_told_patterns"])
+        or re.search(data["counselling_pattern"], text.strip()) is not None
         or (section not in data["observation_list_sections_not"] and _observation_list(text))
     )
 
@@ -2589,7 +2590,8 @@ def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
         # a narrative sentence splits at semicolons, at a label's colon and between clauses into
         # atomic facts; the clinician's examination and risk formulation stay whole (never told,
         # and "worries ...; no worries about X" is one finding)
-        whole = section.startswith(("mental_status_exam", "risk_assessment")) or section in data["list_sections"][:1]
+        whole = section.startswith(("mental_status_exam", "risk_assessment")) or section in data["list_sections"][:1] or (
+            re.search(data["counselling_pattern"], sentence.strip()) is not None)  # what he was told, whole and unsaid
         labelled = None if whole or section in ("medications", "allergies", "family_history") else _topic_label(
             sentence, sex, names, data)
         if labelled and _label_kind(labelled[0], data["sentence_kinds"]) == "scale":
@@ -2772,6 +2774,10 @@ def _labelled_quotes_plain_(text: str, names: tuple[str, ...], data: dict[str, A
     at = 0
     relative_spoke = False
     others = set(data["people_nouns"]) | set(data["source_labels"]) | set(data["referral_labels"])
+    # "Opinion (Dr ...): 'Read as a whole, ... Josh has bipolar I disorder ...'" after the mother's quotation (uw-031) was
+    # read as the patient's name before his words and the consultant's formulation said as his: a clinician's label
+    # (clinician_label_kinds) never names the one who speaks
+    others |= set(data["clinician_label_kinds"])
     for m in _LABELLED_QUOTE.finditer(text):
         # two quotations under one label ("Pt: 'I've only had the one, mate.' 'Where's Trev? ...'") are one run of her
         # words: the marks between them are never said
