@@ -85,3 +85,26 @@ def test_referral_shorthand_for_a_number_and_a_month_is_said_in_words() -> None:
     # "Failed 1 exam in Dec." was said "I failed 1 exam in Dec."
     said = _hpi("Sleeping badly since June. Failed 1 exam in Dec.")
     assert "I failed one exam in December" in said, said
+
+
+def test_a_named_workers_remark_about_him_is_not_his() -> None:
+    # "Kev: 'He's fine once he's up, he just can't be bothered.'" (a support worker) was said "Kev, I'm fine once I'm up"
+    said = _hpi("Home visit with Gaz (support worker). 'Bus Tuesday.' Gaz: 'He's fine once he's up, he just won't get "
+                "going.' Sister's photo still on the wall.")
+    assert "Gaz" not in said and "once I'm up" not in said, said
+
+
+def test_the_assessors_question_and_method_are_not_his() -> None:
+    # "'Are you sad?' - 'sad'" was said "Are you sad? - sad."; "No voices on three ways of asking." and "With photos he
+    # chose the sad face" were the assessor's method said as his
+    said = _hpi("Home visit. 'Tired.' 'Dad gone.' 'Are you sad?' - 'sad'. No voices on three ways of asking. With "
+                "photos he chose the sad face and pointed to his dad.")
+    assert "Are you" not in said and "ways of asking" not in said and "photos" not in said, said
+    assert "I'm tired" in said, said
+
+
+def test_a_dropped_auxiliary_is_given_back() -> None:
+    # "'Tired.'" was said "I tired."
+    from mentalhospital_env.cases.compile import voiced
+
+    assert voiced("history_of_present_illness", "Tired.", "male") == "I'm tired."

@@ -3136,6 +3136,7 @@ def _clean(text: str, data: dict[str, Any]) -> str:
     """A clause as words a patient could say: quotation marks dropped (the patient's own words stay),
     the clinic's abbreviations spelt out (``compile.json`` ``lay_patterns``)."""
     text = re.sub(data["aside_pattern"], "", text)
+    text = re.sub(data["asked_answer_pattern"], "", text)  # "'Are you sad?' - 'sad'": the asker's question goes
     # an aside in parentheses ("Helen (a nurse)", "boxing (stopped)") is the writer's, not said aloud;
     # one holding the patient's quoted words stays ("('it should have been me')")
     text = re.sub(r"\s*\((?![^()]*['\u2018\u201c\"])[^()]{1,60}\)", "", text)
@@ -3392,7 +3393,7 @@ def _others_words(section: str, text: str) -> bool:
     label_quote, quote_after, bracket, sections_not = _others_words_patterns()
     if section in sections_not:
         return False
-    if label_quote.search(text) or quote_after.search(text):
+    if label_quote.search(text) or quote_after.search(text) or re.search(_data()["others_words"]["named_quote"], text):
         return True
     for m in bracket.finditer(text):
         before = m.group(1).strip("'\u2019\u2018\"\u201c\u201d,;:")
@@ -4598,6 +4599,8 @@ def _repair(says: str, section: str, data: dict[str, Any]) -> str:
     text = _gist(text, data)  # and on the short sentences ("Both treated ..." -> "Both were treated ...")
     # "... and convinced his insides are rotting" said as "And I convinced my insides ...": a state, "I'm convinced"
     text = re.sub(rf"\bI ({'|'.join(data['state_participles'])})\b(?! (?:me|him|her|them|us|you)\b)", r"I'm \1", text)
+    for pattern, repl in data["dropped_auxiliary"]:
+        text = re.sub(pattern, repl, text)  # "I not showered for four days" -> "I haven't showered for four days"
     if section in ("medical_history", "past_psychiatric_history"):
         text = _had_not_am(text)
     if text and _lead_misfit(_nlp()(text), data):
