@@ -108,3 +108,11 @@ def test_a_dropped_auxiliary_is_given_back() -> None:
     from mentalhospital_env.cases.compile import voiced
 
     assert voiced("history_of_present_illness", "Tired.", "male") == "I'm tired."
+
+
+def test_a_complaint_opening_on_his_verb_is_still_said() -> None:
+    # the complaint's clause "wants to come off his medication after exams" takes the lead and is mended after it; the
+    # had-able check is for verbless phrases only
+    facts = compile_facts(EHR(chief_complaint="Review with his mother; wants to stop his tablets after exams.",
+                              history_of_present_illness="Sleeping badly since June."), "male")
+    assert "I want to stop my tablets after exams" in _said(facts), _said(facts)

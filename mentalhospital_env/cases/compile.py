@@ -620,6 +620,8 @@ def _hadable(body: str, data: dict[str, Any]) -> bool:
 
     rules = data["hadable"]
     doc = _nlp()(body)
+    if doc[0].tag_ in _FINITE:
+        return True  # "wants to come off his medication" in a complaint: a clause, mended after the lead (_repair)
     chunk = next(iter(doc.noun_chunks), None)
     if chunk is None or any(t.pos_ not in ("ADV", "DET", "NUM", "ADJ", "PUNCT") and t.lower_ not in rules["openers"]
                             for t in doc[: chunk.start]):
