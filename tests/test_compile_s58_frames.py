@@ -116,3 +116,13 @@ def test_a_complaint_opening_on_his_verb_is_still_said() -> None:
     facts = compile_facts(EHR(chief_complaint="Review with his mother; wants to stop his tablets after exams.",
                               history_of_present_illness="Sleeping badly since June."), "male")
     assert "I want to stop my tablets after exams" in _said(facts), _said(facts)
+
+
+@pytest.mark.parametrize(("phrase", "kept"), [
+    ("Behaviour unchanged.", "My behaviour is unchanged"),
+    ("Head-hitting twice in 4 weeks.", "head-hitting twice"),
+])
+def test_a_notes_noun_and_its_state_or_a_behaviour_is_still_said(phrase: str, kept: str) -> None:
+    # the small parser reads "Behaviour" and "Head-hitting" as verbs: the had-able check does not lose them
+    said = _hpi(f"Sleeping badly since June. {phrase}")
+    assert kept in said, said

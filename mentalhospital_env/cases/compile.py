@@ -622,10 +622,19 @@ def _hadable(body: str, data: dict[str, Any]) -> bool:
     doc = _nlp()(body)
     if doc[0].tag_ in _FINITE:
         return True  # "wants to come off his medication" in a complaint: a clause, mended after the lead (_repair)
+    words = re.findall(r"[\w'-]+", body.lower())
+    if words and (words[0] in rules["nouns"] or words[0].rsplit("-", 1)[-1] in rules["nouns"]):
+        return True  # "Head-hitting twice in 4 weeks" (a noun the small parser read as a verb)
+    if len(doc) > 1 and doc[0].pos_ in ("NOUN", "VERB", "PROPN") and (
+            doc[1].tag_ in ("JJ", "VBN") or doc[1].lower_ in data["predicate_adjectives"]):
+        return True  # "Behaviour unchanged", "Sleep OK": a note's noun and its state, said "My behaviour is unchanged" (_gate)
     chunk = next(iter(doc.noun_chunks), None)
     if chunk is None or any(t.pos_ not in ("ADV", "DET", "NUM", "ADJ", "PUNCT") and t.lower_ not in rules["openers"]
                             for t in doc[: chunk.start]):
         return False
+    after = doc[chunk.end] if chunk.end < len(doc) else None
+    if after is not None and (after.tag_ in ("JJ", "VBN") or after.lower_ in data["predicate_adjectives"]):
+        return True  # "Behaviour unchanged", "Sleep OK": a note's noun and its state, said "My behaviour is unchanged" (_gate)
     head = chunk.root
     words = {head.lower_, head.lemma_.lower()}
     if words & set(rules["nouns"]) or _medicine_word(head.lower_):
