@@ -126,3 +126,15 @@ def test_a_notes_noun_and_its_state_or_a_behaviour_is_still_said(phrase: str, ke
     # the small parser reads "Behaviour" and "Head-hitting" as verbs: the had-able check does not lose them
     said = _hpi(f"Sleeping badly since June. {phrase}")
     assert kept in said, said
+
+
+@pytest.mark.parametrize(("phrase", "kept"), [
+    ("Refusing food for a week.", "I've been refusing food for a week"),
+    ("Sleep and appetite worse in the last month.", "My sleep and appetite are worse"),
+    ("One overdose at 28 while low, none since.", "one overdose at 28"),
+    ("Sudden weakness of the left arm and leg.", "weakness of the left arm"),
+])
+def test_a_doing_a_state_or_a_symptom_keeps_its_rendering(phrase: str, kept: str) -> None:
+    # handwritten complaints and histories the first had-able check lost (hw-015, hw-036, hw-034, hw-018)
+    said = _hpi(f"Sleeping badly since June. {phrase}")
+    assert kept in said, said

@@ -623,11 +623,15 @@ def _hadable(body: str, data: dict[str, Any]) -> bool:
     if doc[0].tag_ in _FINITE:
         return True  # "wants to come off his medication" in a complaint: a clause, mended after the lead (_repair)
     words = re.findall(r"[\w'-]+", body.lower())
-    if words and (words[0] in rules["nouns"] or words[0].rsplit("-", 1)[-1] in rules["nouns"]):
-        return True  # "Head-hitting twice in 4 weeks" (a noun the small parser read as a verb)
-    if len(doc) > 1 and doc[0].pos_ in ("NOUN", "VERB", "PROPN") and (
-            doc[1].tag_ in ("JJ", "VBN") or doc[1].lower_ in data["predicate_adjectives"]):
-        return True  # "Behaviour unchanged", "Sleep OK": a note's noun and its state, said "My behaviour is unchanged" (_gate)
+    if any(w in rules["nouns"] or w.rsplit("-", 1)[-1] in rules["nouns"] for w in words[:3]):
+        return True  # "Head-hitting twice in 4 weeks", "One overdose at 28" (a noun the small parser read otherwise)
+    if any(t.tag_ in ("VBG", "VB", "VBN", "RB") or t.lower_ in ("not", "no", "never") for t in doc[:1]) or any(
+            doc[i - 1].pos_ in ("NOUN", "VERB", "PROPN") and (doc[i].tag_ in ("JJ", "JJR", "VBN") or doc[i].lower_ in data[
+                "predicate_adjectives"]) for i in range(1, min(len(doc), 5))):
+        # "refusing food for a week", "seeing figures", "gradually worsening memory", "not being bullied": a doing or a
+        # state, said another way after the lead (_possession_shape); "Behaviour unchanged", "sleep and appetite worse":
+        # a note's noun and its state, said "My behaviour is unchanged" (_gate)
+        return True
     chunk = next(iter(doc.noun_chunks), None)
     if chunk is None or any(t.pos_ not in ("ADV", "DET", "NUM", "ADJ", "PUNCT") and t.lower_ not in rules["openers"]
                             for t in doc[: chunk.start]):
