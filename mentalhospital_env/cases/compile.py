@@ -583,8 +583,6 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
             return _finish(f"{'I had' if past else 'I have'} {body}")  # "A few good friends at university"
         return _finish(f"{'I was' if past else 'I am'} {body}")
     lead = data["leads"].get(section, "I've had")
-    if lead == "I've had" and not _hadable(body, data):
-        return None  # "My words.", "Door.", "Text reminders, not phone calls.": nothing a person has had
     if lead == "I have" and section == "medical_history" and re.search(r"\b(?:for (?:about |over |nearly |the last |the past )?(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|many|several|some) (?:years?|months?|weeks?)|since)\b", text):
         lead = "I've had"  # "Hypertension for 20 years": a state that has lasted
     if lead in ("I have", "I've had") and (not _verb_form(first) or (
@@ -606,46 +604,6 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
                       r"(?<![A-Z][a-z]{5} )(?<![A-Z][a-z]{6} )(?<![A-Z][a-z]{7} )(?<![A-Z][a-z]{8} )(?<!\d )(?<!\d\d )"
                       r"\b((?:19|20)\d\d)\b", r"in \1", body)
     return _finish(f"{lead} {body}")
-
-
-def _hadable(body: str, data: dict[str, Any]) -> bool:
-    """Whether a verbless record phrase names what a person has had, so that the lead "I've had" may stand before it:
-    its opening noun phrase is headed by a noun ``compile.json`` ``hadable`` lists (an event or a state had: "a fall",
-    "thoughts that ...", "three sessions"), a medicine's name, or ends on a lexicon concept ("fine hand tremor",
-    "cannabis"). A chart heading, a name, a score or an object ("My words.", "Greenacres.", "Carer supplement 24.",
-    "Door.", "Text reminders, not phone calls.", uw-030 and uw-031) is none: said "I've had door." it was nothing a
-    person says. A phrase opening on a preposition ("in bed at 14:00") has no noun to have."""
-    from mentalhospital_env.knowledge.language import stems_of
-    from mentalhospital_env.knowledge.lexicon import load_lexicon
-
-    rules = data["hadable"]
-    doc = _nlp()(body)
-    if doc[0].tag_ in _FINITE:
-        return True  # "wants to come off his medication" in a complaint: a clause, mended after the lead (_repair)
-    words = re.findall(r"[\w'-]+", body.lower())
-    if any(w in rules["nouns"] or w.rsplit("-", 1)[-1] in rules["nouns"] for w in words[:3]):
-        return True  # "Head-hitting twice in 4 weeks", "One overdose at 28" (a noun the small parser read otherwise)
-    if any(t.tag_ in ("VBG", "VB", "VBN", "RB") or t.lower_ in ("not", "no", "never") for t in doc[:1]) or any(
-            doc[i - 1].pos_ in ("NOUN", "VERB", "PROPN") and (doc[i].tag_ in ("JJ", "JJR", "VBN") or doc[i].lower_ in data[
-                "predicate_adjectives"]) for i in range(1, min(len(doc), 5))):
-        # "refusing food for a week", "seeing figures", "gradually worsening memory", "not being bullied": a doing or a
-        # state, said another way after the lead (_possession_shape); "Behaviour unchanged", "sleep and appetite worse":
-        # a note's noun and its state, said "My behaviour is unchanged" (_gate)
-        return True
-    chunk = next(iter(doc.noun_chunks), None)
-    if chunk is None or any(t.pos_ not in ("ADV", "DET", "NUM", "ADJ", "PUNCT") and t.lower_ not in rules["openers"]
-                            for t in doc[: chunk.start]):
-        return False
-    after = doc[chunk.end] if chunk.end < len(doc) else None
-    if after is not None and (after.tag_ in ("JJ", "VBN") or after.lower_ in data["predicate_adjectives"]):
-        return True  # "Behaviour unchanged", "Sleep OK": a note's noun and its state, said "My behaviour is unchanged" (_gate)
-    head = chunk.root
-    words = {head.lower_, head.lemma_.lower()}
-    if words & set(rules["nouns"]) or _medicine_word(head.lower_):
-        return True
-    phrase = doc[chunk.start : head.i + 1].text
-    n = len(stems_of(phrase))
-    return any(m.start < n <= m.end for m in load_lexicon().find(phrase))
 
 
 def _noun_state(doc, text: str, person: _Person, section: str, data: dict[str, Any]) -> str | None:
