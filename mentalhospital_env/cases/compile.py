@@ -826,6 +826,7 @@ def clinician_only(section: str, text: str) -> bool:
         section in data["not_told_sections"]
         or _not_told_cue().search(text) is not None
         or any(re.search(p, text, re.IGNORECASE) for p in data["not_told_patterns"])
+        or re.search(data["counselling_pattern"], text.strip()) is not None
         or (section not in data["observation_list_sections_not"] and _observation_list(text))
     )
 
@@ -2562,7 +2563,8 @@ def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
         # a narrative sentence splits at semicolons, at a label's colon and between clauses into
         # atomic facts; the clinician's examination and risk formulation stay whole (never told,
         # and "worries ...; no worries about X" is one finding)
-        whole = section.startswith(("mental_status_exam", "risk_assessment")) or section in data["list_sections"][:1]
+        whole = section.startswith(("mental_status_exam", "risk_assessment")) or section in data["list_sections"][:1] or (
+            re.search(data["counselling_pattern"], sentence.strip()) is not None)  # what he was told, whole and unsaid
         labelled = None if whole or section in ("medications", "allergies", "family_history") else _topic_label(
             sentence, sex, names, data)
         if labelled and _label_kind(labelled[0], data["sentence_kinds"]) == "scale":
@@ -2745,6 +2747,10 @@ def _labelled_quotes_plain_(text: str, names: tuple[str, ...], data: dict[str, A
     at = 0
     relative_spoke = False
     others = set(data["people_nouns"]) | set(data["source_labels"]) | set(data["referral_labels"])
+    # "Opinion (Dr ...): 'Read as a whole, ... Josh has bipolar I disorder ...'" after the mother's quotation (uw-031) was
+    # read as the patient's name before his words and the consultant's formulation said as his: a clinician's label
+    # (clinician_label_kinds) never names the one who speaks
+    others |= set(data["clinician_label_kinds"])
     for m in _LABELLED_QUOTE.finditer(text):
         # two quotations under one label ("Pt: 'I've only had the one, mate.' 'Where's Trev? ...'") are one run of her
         # words: the marks between them are never said
@@ -3103,6 +3109,7 @@ def _clean(text: str, data: dict[str, Any]) -> str:
     """A clause as words a patient could say: quotation marks dropped (the patient's own words stay),
     the clinic's abbreviations spelt out (``compile.json`` ``lay_patterns``)."""
     text = re.sub(data["aside_pattern"], "", text)
+    text = re.sub(data["asked_answer_pattern"], "", text)  # "'Are you sad?' - 'sad'": the asker's question goes
     # an aside in parentheses ("Helen (a nurse)", "boxing (stopped)") is the writer's, not said aloud;
     # one holding the patient's quoted words stays ("('it should have been me')")
     text = re.sub(r"\s*\((?![^()]*['\u2018\u201c\"])[^()]{1,60}\)", "", text)
@@ -3359,7 +3366,7 @@ def _others_words(section: str, text: str) -> bool:
     label_quote, quote_after, bracket, sections_not = _others_words_patterns()
     if section in sections_not:
         return False
-    if label_quote.search(text) or quote_after.search(text):
+    if label_quote.search(text) or quote_after.search(text) or re.search(_data()["others_words"]["named_quote"], text):
         return True
     for m in bracket.finditer(text):
         before = m.group(1).strip("'\u2019\u2018\"\u201c\u201d,;:")
@@ -4565,6 +4572,8 @@ def _repair(says: str, section: str, data: dict[str, Any]) -> str:
     text = _gist(text, data)  # and on the short sentences ("Both treated ..." -> "Both were treated ...")
     # "... and convinced his insides are rotting" said as "And I convinced my insides ...": a state, "I'm convinced"
     text = re.sub(rf"\bI ({'|'.join(data['state_participles'])})\b(?! (?:me|him|her|them|us|you)\b)", r"I'm \1", text)
+    for pattern, repl in data["dropped_auxiliary"]:
+        text = re.sub(pattern, repl, text)  # "I not showered for four days" -> "I haven't showered for four days"
     if section in ("medical_history", "past_psychiatric_history"):
         text = _had_not_am(text)
     if text and _lead_misfit(_nlp()(text), data):
