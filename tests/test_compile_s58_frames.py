@@ -19,9 +19,14 @@ def _hpi(text: str, sex: str = "male") -> str:
     return _said(compile_facts(EHR(chief_complaint="Worried about sleep.", history_of_present_illness=text), sex))
 
 
-@pytest.mark.xfail(reason="had-able gate withdrawn at stop 58: read over uw-001..031 it also lost self-harm and means lines", strict=False)
-@pytest.mark.parametrize("phrase", ["Sunnybrook Lodge.", "Key safe.", "Pictures and short words.",
-                                    "Reminder texts, never letters.", "Bakery by the station.", "Support plan review."])
+_GATE_WITHDRAWN = pytest.mark.xfail(
+    reason="had-able gate withdrawn at stop 58: read over uw-001..031 it also lost self-harm and means lines", strict=True)
+
+
+@pytest.mark.parametrize("phrase", ["Sunnybrook Lodge.", pytest.param("Key safe.", marks=_GATE_WITHDRAWN),
+                                    pytest.param("Pictures and short words.", marks=_GATE_WITHDRAWN),
+                                    "Reminder texts, never letters.",
+                                    pytest.param("Bakery by the station.", marks=_GATE_WITHDRAWN), "Support plan review."])
 def test_a_verbless_heading_name_or_object_is_no_thing_he_has_had(phrase: str) -> None:
     # 'Door.', 'My words.', 'Text reminders, not phone calls.' were said "I've had door." and the like
     said = _hpi(f"Sleeping badly since June. {phrase}")
@@ -39,7 +44,6 @@ def test_a_symptom_or_event_is_still_said_as_had(phrase: str, kept: str) -> None
     assert kept in said, said
 
 
-@pytest.mark.xfail(reason="had-able gate withdrawn at stop 58: read over uw-001..031 it also lost self-harm and means lines", strict=False)
 def test_a_phrase_opening_on_a_place_is_not_had() -> None:
     # 'In bed at 14:00, room dark, ...' was said 'I had an in bed at 14:00, room dark.'
     said = _hpi("Sleeping badly since June. On the sofa at noon, curtains shut, no breakfast.")
