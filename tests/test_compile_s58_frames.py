@@ -144,3 +144,22 @@ def test_a_doing_a_state_or_a_symptom_keeps_its_rendering(phrase: str, kept: str
     # handwritten complaints and histories the first had-able check lost (hw-015, hw-036, hw-034, hw-018)
     said = _hpi(f"Sleeping badly since June. {phrase}")
     assert kept in said, said
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    # a result discussed and his answer to it: his words, told (uw-028's GGT, uw-017's alprazolam)
+    ("Liver tests discussed: admitted 'six cans most nights, it's the only way I sleep'.", "six cans most nights"),
+    ("Discrepancies discussed with pt: re diazepam: 'Oh right, the Valium, I forgot about that one'.", "I forgot about that one"),
+    # a heading is no one's name: her word for her partner is hers (uw-022)
+    ("Relationship: 'he's my anchor', no violence - asked alone, denies any threats.", "threats"),
+    # a day range that is no ward course (uw-022's intrusive images, uw-024's prescription)
+    ("Unwanted images of harm to her baby from about day 10-12 after the birth.", "images of harm to my baby"),
+])
+def test_what_he_answered_or_had_is_still_his(text: str, kept: str) -> None:
+    said = _hpi(f"Sleeping badly since June. {text}", "female")
+    assert kept in said, said
+
+
+def test_counselling_given_is_still_unsaid() -> None:
+    said = _hpi("Sleeping badly since June. Valproate discussed with both: risks in pregnancy; weight gain; tremor.")
+    assert "risks in pregnancy" not in said and "weight gain" not in said, said

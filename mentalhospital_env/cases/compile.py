@@ -814,6 +814,15 @@ def _third_person_lay(sex: str) -> dict[str, str]:
     return {**table, "__object": obj, "__possessive": possessive, "__reflexive": reflexive}
 
 
+def _counselling(text: str, data: dict[str, Any]) -> bool:
+    """Counselling the clinician gave, set out after a colon ("Lithium discussed with both: benefits ...; tremor ..."),
+    and not his answer to it ("GGT discussed: admitted 'four or five cans most nights'"): compile.json
+    ``counselling_pattern`` and ``counselling_reply_cues``."""
+    text = text.strip()
+    m = re.search(data["counselling_pattern"], text)
+    return m is not None and re.search(data["counselling_reply_cues"], text[m.end():], re.IGNORECASE) is None
+
+
 def clinician_only(section: str, text: str) -> bool:
     """Whether a record sentence is what only a clinician knows or writes (the examination, the risk
     formulation, scores, referral wording): said by neither the patient nor a relative present."""
@@ -826,7 +835,7 @@ def clinician_only(section: str, text: str) -> bool:
         section in data["not_told_sections"]
         or _not_told_cue().search(text) is not None
         or any(re.search(p, text, re.IGNORECASE) for p in data["not_told_patterns"])
-        or re.search(data["counselling_pattern"], text.strip()) is not None
+        or _counselling(text, data)
         or (section not in data["observation_list_sections_not"] and _observation_list(text))
     )
 
@@ -2564,7 +2573,7 @@ def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
         # atomic facts; the clinician's examination and risk formulation stay whole (never told,
         # and "worries ...; no worries about X" is one finding)
         whole = section.startswith(("mental_status_exam", "risk_assessment")) or section in data["list_sections"][:1] or (
-            re.search(data["counselling_pattern"], sentence.strip()) is not None)  # what he was told, whole and unsaid
+            _counselling(sentence, data))  # what he was told, whole and unsaid
         labelled = None if whole or section in ("medications", "allergies", "family_history") else _topic_label(
             sentence, sex, names, data)
         if labelled and _label_kind(labelled[0], data["sentence_kinds"]) == "scale":
@@ -3352,6 +3361,18 @@ def _others_words_patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Patte
     return one("label_quote"), one("quote_attribution"), one("bracket_attribution"), tuple(rules["sections_not"])
 
 
+def _named_quote(text: str) -> bool:
+    """A remark quoted under another person's first name that speaks of the patient in the third person ("Kev: 'He's
+    fine once he's up'"); a heading is no name ("Relationship: 'he's my rock'" is hers): compile.json others_words
+    named_quote, and the label words it is never."""
+    data = _data()
+    labels = {w.lower() for w in (*data["drop_labels"], *data["short_drop_labels"], *data["clinician_label_kinds"])}
+    return any(
+        m.group("who").lower() not in labels and m.group("who").lower() + "s" not in labels
+        for m in re.finditer(data["others_words"]["named_quote"], text)
+    )
+
+
 def _others_words(section: str, text: str) -> bool:
     """Whether a clause gives another person's words or claim, attributed to them in the chart's way
     (``compile.json`` ``others_words``): "Mother: 'my son does not smoke'" after a semicolon, "'drank ogogoro' -
@@ -3366,7 +3387,7 @@ def _others_words(section: str, text: str) -> bool:
     label_quote, quote_after, bracket, sections_not = _others_words_patterns()
     if section in sections_not:
         return False
-    if label_quote.search(text) or quote_after.search(text) or re.search(_data()["others_words"]["named_quote"], text):
+    if label_quote.search(text) or quote_after.search(text) or _named_quote(text):
         return True
     for m in bracket.finditer(text):
         before = m.group(1).strip("'\u2019\u2018\"\u201c\u201d,;:")
