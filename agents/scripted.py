@@ -244,7 +244,7 @@ class ScriptedClinician(Doctor):
         plan = [item for block in order for item in blocks[block]]
         if w.age_group == "child":  # the history is the parent's or carer's to tell, asked of them by their role
             plan = [(self._informant_question(concept) or question, concept) for question, concept in plan]
-        elif w.age_group == "adult" and w.informant_role == "history":
+        elif self._companion_gives_history:
             # an adult who cannot give his own history: his history is asked of the one who gives it (uw-030's key
             # worker), how he feels and every risk question of him
             plan = [((concept in adult["history_keys"] and self._informant_question(concept)) or question, concept)
@@ -278,7 +278,7 @@ class ScriptedClinician(Doctor):
             form = conf["adult"]["forms"].get(concept or "", form) if self.walk_in.informant_role else None
         if not form or not informant:
             return None
-        he, his, him = {"female": ("she", "her", "her"), "male": ("he", "his", "him")}.get(self.walk_in.sex or "", ("they", "their", "them"))
+        he, his, him = self._he_his_him
         text = form.format(he=he, his=his, him=him)
         if he == "they":  # "how do they manage", not "how does they manage" (test-v2-0334)
             for pattern, replacement in conf["they_agreement"]["rules"]:
@@ -639,10 +639,15 @@ class ScriptedClinician(Doctor):
             return key in pressed
         return self._on_topic(key, reply) is False
 
+    @property
+    def _companion_gives_history(self) -> bool:
+        """An adult came with someone whom the record says gives his history (walk_in.informant_role 'history')."""
+        return self.walk_in.age_group == "adult" and self.walk_in.informant_role == "history"
+
     def _asked_of_companion(self) -> set[str]:
         """The risk questions asked again of an adult's companion who gives his history when he does not answer
         them (the keys of the ``reask:`` forms of informant_questions.adult); none otherwise."""
-        if self.walk_in.age_group != "adult" or self.walk_in.informant_role != "history":
+        if not self._companion_gives_history:
             return set()
         forms = self.script["informant_questions"]["adult"]["forms"]
         return {k.split(":", 1)[1] for k in forms if k.startswith("reask:")}
@@ -659,7 +664,7 @@ class ScriptedClinician(Doctor):
         preface = conf["prefaces"][self.reasks % len(conf["prefaces"])]
         question = f"{preface} {other}"
         parent = self._informant_question(f"reask:{key}") if item and self.walk_in.age_group == "child" else None
-        if self.walk_in.age_group == "adult" and self.walk_in.informant_role == "history":
+        if self._companion_gives_history:
             # a risk question refused by a man whose key worker gives his history is asked of the key worker (uw-030)
             parent = self._informant_question(f"reask:{key}")
         if parent:  # a child's risk answer left open is asked of the parent, not pressed on the child (hw-023, 11)
@@ -2201,7 +2206,7 @@ class ScriptedClinician(Doctor):
         said = next(k["patterns"] for k in self.script["risk_disclosures"]["kinds"] if k["label"] == drive["risk_kind"])
         told_driving = next((reply for _, reply in self.findings.replies if self._tells(reply, said)), None)
         if told_driving and (self.walk_in.age or drive["min_age"]) >= drive["min_age"] and "driv" not in " ".join(parts).lower():
-            he, obj = {"female": ("she", "her"), "male": ("he", "him")}.get(self.walk_in.sex or "", ("they", "them"))
+            he, _, obj = self._he_his_him
             parts.append(drive["sentence"].format(he=he, obj=obj))
         family = conf["family_suicide"]
         told = self.findings.answers.get("family_psychiatric_history", "")
@@ -2213,7 +2218,7 @@ class ScriptedClinician(Doctor):
         )
         means = self._means_told() if self.risk_followed else None
         kinds = self._means_kinds()
-        he, his, him = {"female": ("she", "her", "her"), "male": ("he", "his", "him")}.get(self.walk_in.sex or "", ("they", "their", "them"))
+        he, his, him = self._he_his_him
         if kinds:  # each means told named by what is done about it (a firearm out of the home, not "anything else")
             mconf = self.script["risk_follow_up"]["means"]
             # the patient's sentence when it says something ("I keep two shotguns in a locked cabinet"), else the kinds
@@ -2271,7 +2276,7 @@ class ScriptedClinician(Doctor):
             if self._dependants_named():
                 parts += actions.sentences(["dependant_care"])
             elif self._dependants_possible():  # neither named nor denied: asked about, not assumed
-                he, his, him = {"female": ("she", "her", "her"), "male": ("he", "his", "him")}.get(self.walk_in.sex or "", ("they", "their", "them"))
+                he, his, him = self._he_his_him
                 unknown = conf["dependants_unknown"]
                 older = unknown["older"]
                 text = older["sentence"] if (self.walk_in.age or 0) >= older["min_age"] else unknown["sentence"]
@@ -2280,7 +2285,7 @@ class ScriptedClinician(Doctor):
                 and not self._lives_alone() and any(
             c.startswith(tuple(conf["dependants_unknown"]["beside_dependence"])) for c in profile.codes
         ):  # a dependence seen anywhere: who depends on the patient at home is asked, as on admission (test-v2-0332)
-            he, his, him = {"female": ("she", "her", "her"), "male": ("he", "his", "him")}.get(self.walk_in.sex or "", ("they", "their", "them"))
+            he, his, him = self._he_his_him
             unknown = conf["dependants_unknown"]
             text = unknown["older"]["sentence"] if (self.walk_in.age or 0) >= unknown["older"]["min_age"] else unknown["sentence"]
             parts.append(text.format(he=he, his=his, him=him).replace("they cares", "they care"))
@@ -2429,7 +2434,7 @@ class ScriptedClinician(Doctor):
         (``plan.drug_use_advice``: stop it, why, the drug service, no driving after use; a drug of the principal
         disorder's own family is treated by its plan)."""
         conf = self.script["plan"]
-        he, his, him = {"female": ("she", "her", "her"), "male": ("he", "his", "him")}.get(self.walk_in.sex or "", ("they", "their", "them"))
+        he, his, him = self._he_his_him
         out = []
         first = conf["first_episode_psychosis"]
         age = self.walk_in.age or 0
@@ -2958,7 +2963,7 @@ class ScriptedClinician(Doctor):
         """The safeguarding sentence about the dependants named, worded by who they are (``dependants_by_kind``):
         children, an adult the patient cares for, or anyone, when who was not said."""
         home = self._without_grown(" ".join(self.findings.answers.get(c, "") for c in ("living_situation", "dependants")))
-        he, him = {"female": ("she", "her"), "male": ("he", "him")}.get(self.walk_in.sex or "", ("they", "them"))
+        he, _, him = self._he_his_him
         kinds = self.script["plan_safety"]["dependants_by_kind"]
         # each clause read with its negation: "no children, I look after my mum" names an adult, not children
         clauses = [c for c in re.split(r"(?<=[.!?;,])\s+|\s+but\s+", home) if c.strip()]
@@ -3107,6 +3112,11 @@ class ScriptedClinician(Doctor):
             # children's care is not asked a second time in other words (stop 52, test-v2-0066)
             steps = [a for a in steps if a != "dependant_care"]
         return steps
+
+    @property
+    def _he_his_him(self) -> tuple[str, str, str]:
+        """The patient's pronouns (subject, possessive, object) by the sex seen at the walk-in; 'they' where none."""
+        return {"female": ("she", "her", "her"), "male": ("he", "his", "him")}.get(self.walk_in.sex or "", ("they", "their", "them"))
 
     def _pronouns(self, text: str) -> str:
         pronoun = {"female": "she", "male": "he"}.get(self.walk_in.sex or "", "they")
@@ -3293,7 +3303,7 @@ class ScriptedClinician(Doctor):
         rule = next((r for r in rules if re.search(r["pattern"], first.lower())), None)
         if rule is None or {first.lower(), first.lower() + "."} & used:
             return ""  # nor an answer quoted under another heading ("Nobody in my family has had problems like this" again)
-        he, him = {"female": ("she", "her"), "male": ("he", "him")}.get(self.walk_in.sex or "", ("they", "them"))
+        he, _, him = self._he_his_him
         sentence = rule["sentence"].format(he=he, him=him)
         sentence = sentence[:1].upper() + sentence[1:]
         # the patient's words quoted beside it: the first sentence that says something ("We don't talk about that sort of
@@ -3334,7 +3344,7 @@ class ScriptedClinician(Doctor):
         sentence = conf["sentence"]
         rule = next((r for r in self.script["note_writing"]["unquoted_answers"].get(key, ()) if re.search(r["pattern"], first.lower())), None)
         if rule is not None:  # the heading's own words for none ("no physical illness known to run in the family")
-            he, him = {"female": ("she", "her"), "male": ("he", "him")}.get(self.walk_in.sex or "", ("they", "them"))
+            he, _, him = self._he_his_him
             sentence = rule["sentence"].format(he=he, him=him)
         if len(tokenize(first)) <= 1 or not self._plain(first) or {first.lower(), first.lower() + "."} & used:
             return sentence

@@ -3365,12 +3365,18 @@ def _named_quote(text: str) -> bool:
     """A remark quoted under another person's first name that speaks of the patient in the third person ("Kev: 'He's
     fine once he's up'"); a heading is no name ("Relationship: 'he's my rock'" is hers): compile.json others_words
     named_quote, and the label words it is never."""
-    data = _data()
-    labels = {w.lower() for w in (*data["drop_labels"], *data["short_drop_labels"], *data["clinician_label_kinds"])}
+    labels = _label_words()
     return any(
         m.group("who").lower() not in labels and m.group("who").lower() + "s" not in labels
-        for m in re.finditer(data["others_words"]["named_quote"], text)
+        for m in re.finditer(_data()["others_words"]["named_quote"], text)
     )
+
+
+@lru_cache(maxsize=1)
+def _label_words() -> frozenset[str]:
+    """The words a chart uses as headings (compile.json drop_labels, short_drop_labels, clinician_label_kinds)."""
+    data = _data()
+    return frozenset(w.lower() for w in (*data["drop_labels"], *data["short_drop_labels"], *data["clinician_label_kinds"]))
 
 
 def _others_words(section: str, text: str) -> bool:
