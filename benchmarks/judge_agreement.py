@@ -646,6 +646,28 @@ PREREGISTERED57 = {
               "tests/test_note_faults.py", "tests/test_agreement.py"),
 }
 
+#: Pre-registered at stop 59 (s59-sets), committed before any judge change of this stop is run on held_out56: the clinician
+#: fixer (s59-clin, from main a94ba2c8, never reading held_out56's items) tightened the critical-action checker (near
+#: misses a consultant fails: 'social services liaison' about housing as a safeguarding referral, 'Start tomorrow' as
+#: follow-up within days). held_out56 decides a third time, with the command below, on the base (a94ba2c8) and on the
+#: merged build, by the rule of stops 49 to 57: App and Qual each count as a GAIN on held_out56 if and only if its QWK
+#: rises by at least 0.03, the other dimension loses at most 0.02, and the scripted slice loses at most 0.05 on either; a
+#: change that misses is kept only where no held_out56 figure moves the wrong way, and is reported as a missed gain;
+#: otherwise the checker change is reverted. A slice decided on a third time is weak evidence: the note says so.
+PREREGISTERED59 = {
+    "slice": "held_out56",
+    "command": ".venv/bin/python benchmarks/judge_agreement.py --resamples 200",
+    "base_commit": "a94ba2c8",
+    "base_figures": None,  # taken after this claim was committed: see stop 59's closing note
+    "targets": ("App.", "Qual."),
+    "claim": {"min_qwk_gain": 0.03, "max_other_qwk_loss": 0.02, "max_scripted_app_qwk_loss": 0.05,
+              "max_scripted_qual_qwk_loss": 0.05},
+    "reported_not_deciding": ("MAE", "mean (judge - rating) over held_out56's scripted-clinician notes and plans, base "
+                              "and merged"),
+    "tests": ("tests/test_mentaleval.py", "tests/test_critical_actions.py", "tests/test_note_precision.py",
+              "tests/test_note_faults.py", "tests/test_agreement.py"),
+}
+
 def _in_split(row: dict[str, Any], split: str) -> bool:
     """``all``: every item; ``earlier``: the first set (``tune`` and ``held_out``, no later slice); else the row's own ``split``."""
     if split == "all":
