@@ -43,7 +43,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import re
+from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field

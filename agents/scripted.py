@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import math
-import re
+from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import resources

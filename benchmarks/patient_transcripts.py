@@ -31,15 +31,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--all", action="store_true", help="print whole transcripts instead of a sample")
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
-    pairs: list[tuple[str, str, str]] = []
+    pairs: list[tuple[str, str, str, str]] = []
     for suite in args.suite.split(","):
         ids = [c.case_id for c in EvaluationSpec(suite=suite).load_suite()]
         chosen = rng.sample(ids, min(args.cases_per_suite, len(ids)))
         pairs += transcripts(suite, chosen, args.variant, args.seed)
     print(f"seed {args.seed}: {len(pairs)} turns from scripted-doctor episodes")
     sample = pairs if args.all else rng.sample(pairs, min(args.n, len(pairs)))
-    for i, (case_id, doctor, patient) in enumerate(sample, 1):
-        print(f"[{i}] {case_id}\n  D: {doctor}\n  P: {patient}")
+    for i, (case_id, doctor, patient, mark) in enumerate(sample, 1):
+        print(f"[{i}] {case_id}\n  D: {doctor}\n  P{mark}: {patient}")
     return 0
 
 

@@ -27,7 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from exam_grading import Lints  # noqa: E402
 
 
-def turns_of(suite: str, case_ids: list[str], variant: str, seed: int) -> list[tuple[str, str, str]]:
+def turns_of(suite: str, case_ids: list[str], variant: str, seed: int) -> list[tuple[str, str, str, str]]:
+    """(case id, doctor, reply) of every answered turn; a reply the person with the patient gave (the turn's
+    speaker is the informant) is marked ``(informant)``, so that a reader never takes it for the patient's."""
     from mentalhospital_env.evaluation import EvaluationSpec, run_episode
 
     spec = EvaluationSpec(suite=suite, patient_variant=variant, seeds=(seed,))
@@ -36,7 +38,8 @@ def turns_of(suite: str, case_ids: list[str], variant: str, seed: int) -> list[t
         record = run_episode("scripted", spec, case_id, seed)["record"]
         for turn in record["chart"]["turns"]:
             if turn.get("doctor") and turn.get("patient"):
-                out.append((case_id, turn["doctor"], turn["patient"]))
+                mark = " (informant)" if turn.get("speaker") == "informant" else ""
+                out.append((case_id, turn["doctor"], turn["patient"], mark))
     return out
 
 
@@ -57,14 +60,14 @@ def main(argv: list[str] | None = None) -> int:
         lints = Lints()
         pairs = turns_of(str(args.whole), list(cases), args.variant, args.seed)
         failing = 0
-        for i, (case_id, doctor, patient) in enumerate(pairs, 1):
+        for i, (case_id, doctor, patient, mark) in enumerate(pairs, 1):
             found = lints.check(patient, doctor, cases[case_id])
             failing += bool(found)
-            print(f"[{i}] {case_id}\n  D: {doctor}\n  P: {patient}" + (f"\n  lints: {'; '.join(found)}" if found else ""))
+            print(f"[{i}] {case_id}\n  D: {doctor}\n  P{mark}: {patient}" + (f"\n  lints: {'; '.join(found)}" if found else ""))
         print(f"\n{failing} of {len(pairs)} replies fail a lint (seed {args.seed}, variant {args.variant})")
         return 0
     rng = random.Random(args.seed)
-    pairs: list[tuple[str, str, str]] = []
+    pairs: list[tuple[str, str, str, str]] = []
     cases = {}
     for suite in args.suites.split(","):
         loaded = load_suite(suite)
@@ -77,9 +80,9 @@ def main(argv: list[str] | None = None) -> int:
     sample = rng.sample(pairs, min(args.n, len(pairs)))
     print(f"reading sample: seed {args.seed}, variant {args.variant}, {len(sample)} of {len(pairs)} turns "
           f"from scripted-doctor episodes on {len(cases)} cases ({args.suites})")
-    for i, (case_id, doctor, patient) in enumerate(sample, 1):
+    for i, (case_id, doctor, patient, mark) in enumerate(sample, 1):
         found = lints.check(patient, doctor, cases[case_id])
-        print(f"[{i}] {case_id}\n  D: {doctor}\n  P: {patient}" + (f"\n  lints: {'; '.join(found)}" if found else ""))
+        print(f"[{i}] {case_id}\n  D: {doctor}\n  P{mark}: {patient}" + (f"\n  lints: {'; '.join(found)}" if found else ""))
     return 0
 
 

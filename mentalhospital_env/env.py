@@ -38,7 +38,7 @@ pays 0 and the last step pays each component's episode total: the return is the 
 
 from __future__ import annotations
 
-import re
+from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 import unicodedata
 from collections.abc import Mapping, Sequence
 from functools import partial

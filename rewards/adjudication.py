@@ -20,7 +20,7 @@ it. Three kinds:
 
 from __future__ import annotations
 
-import re
+from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import Sequence

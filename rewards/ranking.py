@@ -17,7 +17,7 @@ depression" and "F32.1" can all name the same disorder and "PHQ9" the PHQ-9.
 from __future__ import annotations
 
 import math
-import re
+from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from functools import lru_cache

@@ -26,7 +26,7 @@ the weights are ``data/entailment_reader.npz``.
 
 from __future__ import annotations
 
-import re
+from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 import unicodedata
 from collections import OrderedDict
 from collections.abc import Sequence

@@ -17,7 +17,7 @@ cached: an output's readings are taken once per text.
 from __future__ import annotations
 
 import json
-import re
+from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 from functools import lru_cache
 from importlib import resources
 

@@ -4,11 +4,18 @@ its opening question; :func:`ask` hands it the patient's reply and returns its n
 A clinician set down mid-encounter (shared by test_clinician_s36.py, s37 and s41): :func:`with_findings` resets
 one on a walk-in text with findings as an interview would have left them, :func:`write` takes the stage it then
 writes (note, diagnosis, treatment), :func:`codes` the codes of a written diagnosis in order.
+A whole encounter on a bundled case (shared by the clinician and scripted tests of stops 55-57): :func:`played`
+plays the scripted clinician through the environment (40 turns, seed 0) and returns the episode's chart, once per
+case and suite in a test process. An encounter with a companion (shared by test_scripted_s57_informant.py and
+test_informant_s58_corrects.py): :func:`interview` drives the clinician from a walk-in against canned replies, the
+companion's labelled as theirs, and returns every question asked.
 """
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable
 
 from mentalhospital_env.agents.scripted import ScriptedClinician
 
@@ -44,3 +51,39 @@ def write(doctor: ScriptedClinician, action: str) -> str:
 
 def codes(diagnosis: str) -> list[str]:
     return re.findall(r"\d\. ([A-Z]\d{2}(?:\.\d+)?)", diagnosis)
+
+
+def interview(walk_in: str, reply: Callable[[str], str], companion: str, budget: int = 40) -> list[str]:
+    """Every question the clinician asks in an encounter opened by ``walk_in``: each is answered by ``reply``,
+    labelled ``companion`` (as the environment labels the relative present: "Mother (Rosa)") where the question
+    was put to them ('A question for his mother: ...'), else "Patient"."""
+    doctor = ScriptedClinician()
+    info = {"turn_budget": budget}
+    doctor.reset({"text": walk_in}, info)
+    asked: list[str] = []
+    text = walk_in
+    for _ in range(budget):
+        out = doctor.act({"text": text}, dict(info, allowed_actions=["ask", "order_exams"]))
+        m = re.fullmatch(r"<ask>(.*)</ask>", out, re.DOTALL)
+        if not m:
+            break
+        asked.append(m.group(1))
+        to_companion = re.search(r"question for (?:his|her|their) ", m.group(1)) is not None
+        text = (f"{companion}: " if to_companion else "Patient: ") + reply(m.group(1))
+    return asked
+
+
+@functools.lru_cache(maxsize=None)
+def played(case_id: str, suite: str = "test-v2"):
+    """The chart of the scripted clinician's whole encounter on ``case_id`` of a bundled ``suite`` (40 turns, seed 0),
+    played once per test process (the chart is shared: read it, never change it)."""
+    import gymnasium
+
+    import mentalhospital_env  # noqa: F401  (registers the environments)
+    from tests.test_scripted_clinician import play
+
+    env = gymnasium.make("MentalHospital-v0", suite=suite, turn_budget=40)
+    try:
+        return play(env, ScriptedClinician(), case_id)
+    finally:
+        env.close()

@@ -7,25 +7,13 @@ speech the encounter did not show."""
 
 from __future__ import annotations
 
-import functools
 import re
 
-from tests.scripted_encounters import with_findings, write
+from tests.scripted_encounters import played, with_findings, write
 
 
-@functools.lru_cache(maxsize=None)
 def _played(case_id: str, suite: str = "handwritten"):
-    import gymnasium
-
-    import mentalhospital_env  # noqa: F401  (registers the environments)
-    from mentalhospital_env.agents.scripted import ScriptedClinician
-    from tests.test_scripted_clinician import play
-
-    env = gymnasium.make("MentalHospital-v0", suite=suite, turn_budget=40)
-    try:
-        return play(env, ScriptedClinician(), case_id)
-    finally:
-        env.close()
+    return played(case_id, suite)
 
 
 def _mse(note: str) -> str:

@@ -7,26 +7,13 @@ withdrawal that leads explains it."""
 
 from __future__ import annotations
 
-import functools
-
-from tests.scripted_encounters import with_findings, write
+from tests.scripted_encounters import played, with_findings, write
 
 SAID = "the ECG shows a tachycardia"
 
 
-@functools.lru_cache(maxsize=None)
 def _played(case_id: str, suite: str = "test-v2"):
-    import gymnasium
-
-    import mentalhospital_env  # noqa: F401  (registers the environments)
-    from mentalhospital_env.agents.scripted import ScriptedClinician
-    from tests.test_scripted_clinician import play
-
-    env = gymnasium.make("MentalHospital-v0", suite=suite, turn_budget=40)
-    try:
-        return play(env, ScriptedClinician(), case_id)
-    finally:
-        env.close()
+    return played(case_id, suite)
 
 
 def test_a_tachycardia_before_a_stimulant_is_explained():

@@ -7,22 +7,11 @@ irritability; 'I'm wound up all the time' stays restlessness."""
 
 from __future__ import annotations
 
-import functools
+from tests.scripted_encounters import played
 
 
-@functools.lru_cache(maxsize=None)
 def _played(case_id: str, suite: str = "test-v2"):
-    import gymnasium
-
-    import mentalhospital_env  # noqa: F401  (registers the environments)
-    from mentalhospital_env.agents.scripted import ScriptedClinician
-    from tests.test_scripted_clinician import play
-
-    env = gymnasium.make("MentalHospital-v0", suite=suite, turn_budget=40)
-    try:
-        return play(env, ScriptedClinician(), case_id)
-    finally:
-        env.close()
+    return played(case_id, suite)
 
 
 def test_fights_when_wound_up_are_no_restlessness():

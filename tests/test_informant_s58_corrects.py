@@ -17,6 +17,8 @@ import pytest
 from mentalhospital_env.agents.scripted import ScriptedClinician
 from mentalhospital_env.cases import load_case
 from mentalhospital_env.hospital.encounter import walk_in_text
+
+from tests.scripted_encounters import interview
 from mentalhospital_env.patient import make_patient
 
 RECORD = {
@@ -80,20 +82,7 @@ def test_the_walk_in_says_she_gives_the_history(case) -> None:
 
 
 def _interview(walk_in: str, reply, budget: int = 40) -> list[str]:
-    doctor = ScriptedClinician()
-    info = {"turn_budget": budget}
-    doctor.reset({"text": walk_in}, info)
-    asked: list[str] = []
-    text = walk_in
-    for _ in range(budget):
-        out = doctor.act({"text": text}, dict(info, allowed_actions=["ask", "order_exams"]))
-        m = re.fullmatch(r"<ask>(.*)</ask>", out, re.DOTALL)
-        if not m:
-            break
-        asked.append(m.group(1))
-        to_her = "question for his mother" in m.group(1)
-        text = ("Mother (Rosa): " if to_her else "Patient: ") + reply(m.group(1))
-    return asked
+    return interview(walk_in, reply, "Mother (Rosa)", budget)
 
 
 def test_a_harm_question_he_will_not_answer_is_asked_of_her() -> None:

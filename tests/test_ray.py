@@ -18,7 +18,7 @@ pytest.importorskip("ray")
 from mentalhospital_env.evaluation import EvaluationSpec, run_evaluation  # noqa: E402
 
 pytestmark = pytest.mark.slow
-SPEC = EvaluationSpec(suite="dev", limit=40, turn_budget=20)
+SPEC = EvaluationSpec(suite="dev", limit=16, turn_budget=20)  # 16 episodes: enough to kill a run mid-way (stop 59: 40 cost 2 minutes of the suite)
 _TIMING = re.compile(r'"timing": \{[^{}]*\}')
 _CHECKSUM = re.compile(r'"checksum": "[0-9a-f]+", ')
 
@@ -38,23 +38,23 @@ def pool_run(tmp_path_factory):
 
 def test_ray_writes_the_same_episodes_as_the_process_pool(pool_run, tmp_path):
     results = run_evaluation("scripted", SPEC, tmp_path, workers=2, ray=True, progress=False)
-    assert results["complete"] and results["n_episodes"] == 40
+    assert results["complete"] and results["n_episodes"] == 16
     ray_lines, pool_lines = _lines(tmp_path / "episodes.jsonl"), _lines(pool_run)
-    assert len(ray_lines) == 40 and ray_lines == pool_lines
+    assert len(ray_lines) == 16 and ray_lines == pool_lines
 
 
 def test_a_killed_ray_run_resumes_losing_and_repeating_nothing(pool_run, tmp_path):
     out = tmp_path / "killed"
     command = [
         sys.executable, "-m", "mentalhospital_env.cli", "evaluate", "--doctor", "scripted", "--suite", "dev",
-        "--limit", "40", "--turn-budget", "20", "--out", str(out), "--ray", "--workers", "2", "--quiet",
+        "--limit", "16", "--turn-budget", "20", "--out", str(out), "--ray", "--workers", "2", "--quiet",
     ]  # fmt: skip
     process = subprocess.Popen(command, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     episodes = out / "episodes.jsonl"
     try:
         deadline = time.monotonic() + 300
         while time.monotonic() < deadline and process.poll() is None:
-            if episodes.exists() and len(episodes.read_bytes().splitlines()) >= 6:
+            if episodes.exists() and len(episodes.read_bytes().splitlines()) >= 4:
                 break
             time.sleep(0.2)
         assert process.poll() is None, process.stderr.read().decode()[-2000:]
@@ -67,9 +67,9 @@ def test_a_killed_ray_run_resumes_losing_and_repeating_nothing(pool_run, tmp_pat
             pass
     before = episodes.read_bytes()
     written = before.count(b"\n")
-    assert 6 <= written < 40
+    assert 4 <= written < 16
     results = run_evaluation("scripted", SPEC, out, workers=2, ray=True, progress=False)
-    assert results["complete"] and results["n_episodes"] == 40
+    assert results["complete"] and results["n_episodes"] == 16
     after = episodes.read_bytes()
     assert after.startswith(before[: before.rfind(b"\n") + 1])  # what was written stays as it was
     assert _lines(episodes) == _lines(pool_run)  # nothing lost, nothing twice, same order

@@ -9,6 +9,7 @@ import re
 from mentalhospital_env.agents.scripted import clinician_script
 
 from tests.test_scripted_routes import encounter, replies
+from tests.scripted_encounters import played
 from tests.test_scripted_s53 import INSOMNIA_DRIVER
 
 
@@ -37,17 +38,7 @@ def test_insomnia_still_gets_cbt_i_first_through_its_own_rule():
 
 
 def _played(case_id: str):
-    import gymnasium
-
-    import mentalhospital_env  # noqa: F401  (registers the environments)
-    from mentalhospital_env.agents.scripted import ScriptedClinician
-    from tests.test_scripted_clinician import play
-
-    env = gymnasium.make("MentalHospital-v0", suite="test-v2", turn_budget=40)
-    try:
-        return play(env, ScriptedClinician(), case_id)
-    finally:
-        env.close()
+    return played(case_id, "test-v2")
 
 
 def test_a_personality_disorder_left_on_the_differential_gets_its_assessment_not_silence():

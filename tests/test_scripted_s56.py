@@ -5,24 +5,13 @@ seen."""
 
 from __future__ import annotations
 
-import functools
-
 import pytest
 
+from tests.scripted_encounters import played
 
-@functools.lru_cache(maxsize=None)
+
 def _played(case_id: str, suite: str = "test-v2"):
-    import gymnasium
-
-    import mentalhospital_env  # noqa: F401  (registers the environments)
-    from mentalhospital_env.agents.scripted import ScriptedClinician
-    from tests.test_scripted_clinician import play
-
-    env = gymnasium.make("MentalHospital-v0", suite=suite, turn_budget=40)
-    try:
-        return play(env, ScriptedClinician(), case_id)
-    finally:
-        env.close()
+    return played(case_id, suite)
 
 
 CHILDREN_SENTENCE = "The children at home: who cares for them"

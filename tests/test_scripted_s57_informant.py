@@ -9,14 +9,14 @@ The doctor is driven through ``act`` against canned replies."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from mentalhospital_env.agents.scripted import ScriptedClinician
 from mentalhospital_env.cases import load_case
 from mentalhospital_env.hospital.encounter import walk_in_text
+
+from tests.scripted_encounters import interview
 
 UNSEEN = Path(__file__).resolve().parents[1] / "benchmarks/data/patient_exam/unseen"
 KEY_WORKER = ("Outpatient clinic. A 34-year-old man is here to see you, accompanied by a key worker. "
@@ -26,21 +26,8 @@ WIFE_LATER = ("Outpatient clinic. A 41-year-old man is here to see you, accompan
 RISK = ("life is not worth living", "hurt themselves", "end your life", "harm yourself")
 
 
-def _interview(walk_in: str, reply: Callable[[str], str], budget: int = 40) -> list[str]:
-    doctor = ScriptedClinician()
-    info = {"turn_budget": budget}
-    doctor.reset({"text": walk_in}, info)
-    asked: list[str] = []
-    text = walk_in
-    for _ in range(budget):
-        out = doctor.act({"text": text}, dict(info, allowed_actions=["ask", "order_exams"]))
-        m = re.fullmatch(r"<ask>(.*)</ask>", out, re.DOTALL)
-        if not m:
-            break
-        asked.append(m.group(1))
-        to_informant = "question for his" in m.group(1)
-        text = ("Carer (Dean): " if to_informant else "Patient: ") + reply(m.group(1))
-    return asked
+def _interview(walk_in: str, reply, budget: int = 40) -> list[str]:
+    return interview(walk_in, reply, "Carer (Dean)", budget)
 
 
 @pytest.mark.parametrize("record, says", [

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
-import re
+from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources

@@ -19,7 +19,7 @@ Note checkpoints are every fact. Exam checkpoints are the names of the indicated
 
 from __future__ import annotations
 
-import re
+from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 
 from mentalhospital_env.knowledge.lexicon import has_sensitive_concept
 

@@ -13,7 +13,7 @@ import gc
 import json
 import math
 import os
-import re
+from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 import stat
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager

@@ -11,7 +11,7 @@ small reference from a handful of entries with :meth:`ClinicalReference.from_ent
 from __future__ import annotations
 
 import json
-import re
+from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 from functools import lru_cache
 from importlib import resources
 from typing import Any, Iterable, Mapping

@@ -19,7 +19,7 @@ whose message says what is wrong and what is allowed now. It never raises on any
 from __future__ import annotations
 
 import json
-import re
+from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 from bisect import bisect_left
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass

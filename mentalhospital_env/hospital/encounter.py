@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import inspect
-import re
+from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
 from itertools import groupby

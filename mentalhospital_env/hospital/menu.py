@@ -20,7 +20,7 @@ denied, and per catalog exam whether it was ordered, on file and abnormal.
 from __future__ import annotations
 
 import json
-import re
+from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache

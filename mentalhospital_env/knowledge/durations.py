@@ -14,7 +14,7 @@ clinician read what a patient said (``gated=True``: a number with a unit counts 
 from __future__ import annotations
 
 import json
-import re
+from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache

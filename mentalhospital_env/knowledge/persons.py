@@ -12,7 +12,7 @@ the patient.
 from __future__ import annotations
 
 import json
-import re
+from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources

@@ -11,7 +11,7 @@ episode coded beside a PHQ-9 and a HAM-D that both read "moderate").
 from __future__ import annotations
 
 import json
-import re
+from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache

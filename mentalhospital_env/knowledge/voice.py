@@ -14,7 +14,7 @@ of a boy is the patient himself. The rest of the matcher reads the result as it 
 from __future__ import annotations
 
 import json
-import re
+from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources

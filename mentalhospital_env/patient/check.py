@@ -8,7 +8,7 @@ language model's reply) expresses. The offline and the model backends share this
 
 from __future__ import annotations
 
-import re
+from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache

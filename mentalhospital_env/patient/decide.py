@@ -10,7 +10,7 @@ may be told yet (:meth:`Rapport.allows`), how much of a many-part question is an
 from __future__ import annotations
 
 import json
-import re
+from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources

@@ -17,7 +17,7 @@ unsure of now depends on the record's own sentences, tests and plan only.
 
 from __future__ import annotations
 
-import re
+from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache

@@ -12,7 +12,7 @@ record is silent; the rules of the answer plan (what is denied, what is withheld
 
 from __future__ import annotations
 
-import re
+from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 from dataclasses import dataclass
 from functools import lru_cache
 

@@ -35,7 +35,7 @@ from __future__ import annotations
 import copy
 import json
 import random
-import re
+from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache

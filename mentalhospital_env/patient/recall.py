@@ -18,7 +18,7 @@ It also remembers what was said (:meth:`MemorySkill.commit`). Deterministic and 
 from __future__ import annotations
 
 import math
-import re
+from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import random
-import re
+from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache

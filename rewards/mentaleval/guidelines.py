@@ -9,7 +9,7 @@ judged against this view, never against hard-coded drug lists.
 
 from __future__ import annotations
 
-import re
+from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache

@@ -22,7 +22,7 @@ names and markers, which are facts of clinical usage.
 from __future__ import annotations
 
 import json
-import re
+from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources

@@ -36,7 +36,7 @@ so ladders can be built on every case of a suite. :func:`check_judge` runs a jud
 from __future__ import annotations
 
 import json
-import re
+from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache

@@ -11,7 +11,7 @@ that score as ``None``; it never becomes a 0 or a 1.
 from __future__ import annotations
 
 import json
-import re
+from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 from collections.abc import Mapping, Sequence
 from typing import Any
 

@@ -34,7 +34,7 @@ delusions) are ``serious``.
 
 from __future__ import annotations
 
-import re
+from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from functools import lru_cache

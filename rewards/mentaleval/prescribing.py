@@ -16,7 +16,7 @@ overdose), a gap holds a safe plan to ``cues.json`` ``limits.plan_incoherent_cap
 from __future__ import annotations
 
 import json
-import re
+from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources

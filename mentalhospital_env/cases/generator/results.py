@@ -10,7 +10,7 @@ and physiological tests.
 from __future__ import annotations
 
 import random
-import re
+from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 from dataclasses import dataclass
 from typing import Any, Mapping
 
