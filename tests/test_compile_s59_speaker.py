@@ -1,0 +1,79 @@
+"""Stop 59, whose sentence and when: each told sentence is the patient's own or a fact he knows of himself, with its
+time. A relative's history keeps the relative; two quoted utterances are two sentences; the writer's frame for his
+account is no part of his words; a clock time in a dated entry is a time of that day, never a duration. Records
+written here for the test (no bundled record's words)."""
+
+from __future__ import annotations
+
+from mentalhospital_env.cases.compile import compile_facts
+from mentalhospital_env.cases.model import EHR
+
+
+def _facts(sex: str = "male", **sections):
+    fields = {"chief_complaint": "Worried about sleep.", "history_of_present_illness": "Sleeping badly since June."}
+    fields.update(sections)
+    return compile_facts(EHR(**fields), sex)
+
+
+def _said(facts) -> str:
+    return " ".join(f.patient_says or "" for f in facts if f.told)
+
+
+def test_what_the_relative_was_after_a_semicolon_is_said_of_the_relative() -> None:
+    # "Father died ...; a taxi driver who drank heavily and played mahjong for money" was said "My taxi driver who drank
+    # heavily ...": the family history of gambling given to no one
+    facts = _facts(family_history="Father died in 2015 aged 70 of a stroke; a bus driver who drank heavily and bet "
+                                  "on the dogs. Mother (66) has asthma; a retired cleaner.")
+    said = _said(facts)
+    assert "My father was a bus driver who drank heavily and bet on the dogs" in said, said
+    assert "My mother is a retired cleaner" in said, said
+    assert "My bus driver" not in said, said
+    bus = next(f for f in facts if "bus driver" in (f.patient_says or ""))
+    assert bus.relative == "father", bus
+
+
+def test_the_relatives_his_after_a_semicolon_stays_the_relatives() -> None:
+    # "...; the family moved flats after his debts" was said "My family moved flats after my debts"
+    said = _said(_facts(family_history="Father died in 2015 of a stroke; the family moved house after his debts."))
+    assert "after my father's debts" in said, said
+    assert "after my debts" not in said, said
+
+
+def test_a_pronoun_that_may_be_anyones_is_not_given_the_relative() -> None:
+    # "her sister looks after her": the second "her" may be the mother or the sister; nothing is carried
+    said = _said(_facts("male", family_history="Mother (70) has diabetes; her sister looks after her."))
+    assert "mother's sister" not in said and "was's" not in said, said
+
+
+def test_two_quoted_utterances_are_two_sentences() -> None:
+    # "'Tired.' 'Mum in the sky.'" was said as one run of his words, "I'm tired, Mum in the sky."
+    facts = _facts(history_of_present_illness="Home visit, seen in his room. 'Tired.' 'Dad gone.' Eating less.")
+    said = _said(facts)
+    assert "I'm tired." in said, said
+    assert not any("tired" in (f.patient_says or "") and "Dad" in (f.patient_says or "") for f in facts), said
+    assert "I've had dad gone" not in said.lower(), said
+
+
+def test_the_writers_frame_for_his_own_account_is_not_said() -> None:
+    # "His account has been 'social, 2-3 beers on weekends'" was said "My account has been social, ..."
+    said = _said(_facts(substance_use="Drinks lager at the club. His account has been 'a few pints on Saturdays' "
+                                      "(GP, two reviews)."))
+    assert "My account" not in said, said
+    assert "a few pints on Saturdays" in said, said
+
+
+def test_a_clock_time_in_a_dated_entry_is_that_day_never_a_duration() -> None:
+    # an ED triage entry's "c/o chest tightness ... since ~02:40" was said "I have had chest tightness ... since about
+    # 02:40" at a December review: one night's attack told as a state that goes on
+    record = ("12/03/2026 GP: low mood since January, poor sleep.\n"
+              "19/05/2026 03:25 EMERGENCY DEPARTMENT - attendance note.\n"
+              "Triage: brought in by wife. c/o chest tightness, palpitations, SOB, numbness both hands since ~02:40. "
+              "Was awake at home watching football.\n"
+              "02/06/2026 GP review: mood a bit better. Sleeping 6 hours.\n"
+              "10/11/2026 GP review: mood low again.")
+    facts = _facts(history_of_present_illness=record)
+    chest = next(f for f in facts if f.told and "chest tightness" in (f.patient_says or ""))
+    assert "since about 02:40" not in chest.patient_says, chest.patient_says
+    assert "from about 02:40 that day" in chest.patient_says, chest.patient_says
+    assert "May" in chest.patient_says and "I had chest tightness" in chest.patient_says, chest.patient_says
+    assert chest.time == "past", chest
