@@ -77,3 +77,25 @@ def test_a_clock_time_in_a_dated_entry_is_that_day_never_a_duration() -> None:
     assert "from about 02:40 that day" in chest.patient_says, chest.patient_says
     assert "May" in chest.patient_says and "I had chest tightness" in chest.patient_says, chest.patient_says
     assert chest.time == "past", chest
+
+
+def test_a_sentence_that_opens_on_anothers_account_is_theirs_whole() -> None:
+    # "Per his brother, he drinks in the mornings" was said "Per my brother, I drink in the mornings"; after a colon
+    # ("Collateral from his mother: ...", "Wife's account: ...") the parts were split off and said as his
+    said = _said(_facts(history_of_present_illness=(
+        "Sleeping badly since June. Per his brother, he drinks in the mornings. Collateral from his mother: he has "
+        "been drinking since 16. Wife's account: he is going to work; he still drinks on match nights, 'six, seven "
+        "cans'.")))
+    assert "brother" not in said and "since 16" not in said and "seven cans" not in said, said
+    assert "sleeping badly since June" in said, said
+
+
+def test_the_charts_admin_lines_and_label_for_his_words_are_not_his() -> None:
+    # "His words (date): '...'" was said "I've had my words."; an ALERTS line and the NOK line were said as his
+    facts = _facts(chief_complaint="Referred by his GP. His words (01/12/2026): 'I want a fresh start.'",
+                   history_of_present_illness=("Patient: Mr Lim. NOK: wife, Mdm Tan Mei Ling (45).\n"
+                                               "ALERTS: Consent to share with wife - appointment info only.\n"
+                                               "Sleeping badly since June."))
+    said = _said(facts)
+    assert "I want a fresh start" in said, said
+    assert "my words" not in said.lower() and "Mdm" not in said and "Consent" not in said, said
