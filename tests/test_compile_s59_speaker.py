@@ -99,3 +99,13 @@ def test_the_charts_admin_lines_and_label_for_his_words_are_not_his() -> None:
     said = _said(facts)
     assert "I want a fresh start" in said, said
     assert "my words" not in said.lower() and "Mdm" not in said and "Consent" not in said, said
+
+
+def test_his_quoted_words_alone_are_said_as_he_said_them() -> None:
+    # "'nothing feels shiok any more'" was said "I've had nothing feels shiok any more."; framed so, and then said
+    # verbatim but failing the "names him" check, his anhedonia in his own words was lost
+    said = _said(_facts(history_of_present_illness=("Low mood; stopped badminton; 'nothing feels happy any more'. "
+                                                    "Denies previous episodes. 'Stress, work, cannot sleep.'")))
+    assert "Nothing feels happy any more." in said, said
+    assert "Stress, work, can't sleep." in said, said
+    assert "I've had nothing" not in said and "I've had stress" not in said, said

@@ -3601,8 +3601,9 @@ def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives
             raw = re.sub(pattern, repl, raw)
         says = _medicines(raw, data, clean)
     else:
-        says = first_person(clean, section, sex)
-        says = _quoted_as_said(text, says, data)
+        framed = first_person(clean, section, sex)
+        says = _quoted_as_said(text, framed, data)
+        impersonal = True if says != framed else impersonal  # his own words as he said them ("Nothing feels shiok any more.")
     if says and not (section == "medications" and re.fullmatch(r"(?:I (?:take|used to take|haven't taken) [^.]+\.\s*)+", says)):
         # (a medication list's own frame, "I take A, B and C.", is built whole by _medicines: the parser's reading of
         # drug names after "I take" is no agreement to repair)
