@@ -109,3 +109,12 @@ def test_his_quoted_words_alone_are_said_as_he_said_them() -> None:
     assert "Nothing feels happy any more." in said, said
     assert "Stress, work, can't sleep." in said, said
     assert "I've had nothing" not in said and "I've had stress" not in said, said
+
+
+def test_an_alerts_consent_and_the_writers_word_on_his_accounts_are_not_his() -> None:
+    # "Consent to share with wife - 'appointment info only'" was "I've had consent to share with wife ..."; "His accounts
+    # have changed over time" was "My accounts have changed over time."
+    said = _said(_facts(history_of_present_illness=(
+        "Sleeping badly since June. Consent to share with wife - 'appointment info only' (02/06/2026). His accounts "
+        "have changed over time: 'only the lottery' (06/2026), 'stopped since June' (07/2026).")))
+    assert "onsent" not in said and "My accounts" not in said, said
