@@ -6,7 +6,7 @@ written here for the test (no bundled record's words)."""
 from __future__ import annotations
 
 from mentalhospital_env.cases.compile import compile_facts
-from mentalhospital_env.cases.model import EHR
+from mentalhospital_env.cases.model import EHR, MentalStatusExam
 
 
 def _facts(sex: str = "male", **sections):
@@ -118,3 +118,17 @@ def test_an_alerts_consent_and_the_writers_word_on_his_accounts_are_not_his() ->
         "Sleeping badly since June. Consent to share with wife - 'appointment info only' (02/06/2026). His accounts "
         "have changed over time: 'only the lottery' (06/2026), 'stopped since June' (07/2026).")))
     assert "onsent" not in said and "My accounts" not in said, said
+
+
+def test_quoted_moods_each_said_in_his_frame() -> None:
+    # "'Tired.' 'Bit sad.' 'Miss Mum.'" as three utterances were "I feel bit sad.", "I feel miss mum."
+    facts = compile_facts(EHR(chief_complaint="Low mood.", history_of_present_illness="Low since March.",
+                              mental_status_exam=MentalStatusExam(mood="'Tired.' 'Bit sad.' 'Miss Mum.'")), "male")
+    said = _said(facts)
+    assert "I feel tired." in said and "I feel a bit sad." in said and "I miss Mum." in said, said
+
+
+def test_a_question_and_answer_quoted_is_not_said_without_the_question() -> None:
+    # "'Sad?' - 'Bit.'" and "'Craig hurt Craig?' - 'No.'" were said "I bit." and "I haven't had any."
+    said = _said(_facts(history_of_present_illness="Home visit. 'Tired.' 'Sad?' - 'Bit.' 'Hurt yourself?' - 'No.'"))
+    assert "I bit" not in said and "I haven't had any." not in said, said

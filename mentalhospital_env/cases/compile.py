@@ -52,8 +52,10 @@ def split_sentences(text: str) -> list[str]:
 
 
 # "'Tired.' 'Mum in the sky.'" (uw-030) is two utterances, never one run of his words ("I'm tired, Mum in the sky."):
-# a quotation that ends its sentence ends it, whether a quotation or the writer's words open the next
-_QUOTED_UTTERANCES = re.compile(r"(?<=[.!?]['\u2019\u201d])\s+(?=['\u2018\u201c]?[A-Z])")
+# a quotation that ends its sentence and a quotation that opens the next are two sentences. (Also splitting before
+# the writer's words after a quotation, read over uw-030, cut a nurse's sentences from their quotes: "Mum's shopping
+# list still on the fridge" was said "I've had mum's shopping list ...")
+_QUOTED_UTTERANCES = re.compile(r"(?<=[.!?]['\u2019\u201d])\s+(?=['\u2018\u201c][A-Z])")
 from .model import EHR, Fact
 from .chronology import carried_list_label, encounter_pass, read_date, record_moment
 
@@ -3302,7 +3304,15 @@ def _compile_one(fid, section, text, sex, names, data, tax, no_allergy,
         quoted = re.fullmatch(r"\s*['\"\u2018\u201c]([^'\"\u2019\u201d]+)['\"\u2019\u201d]\s*[.;]?\s*", text)
         if quoted:
             told = True
-            says = _finish(f"I feel {quoted.group(1).strip().rstrip('.').lower()}")
+            words = quoted.group(1).strip().rstrip(".")
+            first = _nlp()(f"I {words[:1].lower()}{words[1:]}")[1]  # read after "I": "Miss Mum" alone is a title
+            if first.tag_ == "VBP" and first.dep_ == "ROOT" and first.lower_ not in data["mood_quote_not_verbs"] and (
+                    _nlp()(words)[0].pos_ in ("VERB", "PROPN")):  # no adjective alone ("Okay" after "I" reads as a verb)
+                # "'Miss Mum.'" (uw-030, one of three quoted words once they were three sentences) is "I miss Mum.",
+                # never "I feel miss mum."
+                says = _finish(f"I {words[:1].lower()}{words[1:]}")
+            else:  # "'Bit sad.'": "I feel a bit sad."
+                says = _finish("I feel " + re.sub(r"^bit\b", "a bit", words.lower()))
     elif told:
         cut: list[str] = []
         says = _voiced(section, spoken_text, sex, names, relatives, data, impersonal="things", cut=cut, couple=couple)
