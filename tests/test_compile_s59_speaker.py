@@ -132,3 +132,12 @@ def test_a_question_and_answer_quoted_is_not_said_without_the_question() -> None
     # "'Sad?' - 'Bit.'" and "'Craig hurt Craig?' - 'No.'" were said "I bit." and "I haven't had any."
     said = _said(_facts(history_of_present_illness="Home visit. 'Tired.' 'Sad?' - 'Bit.' 'Hurt yourself?' - 'No.'"))
     assert "I bit" not in said and "I haven't had any." not in said, said
+
+
+def test_a_relative_of_a_new_sentence_and_the_name_he_goes_by_are_kept() -> None:
+    # "Maternal grandmother had depression. A paternal cousin has epilepsy." (uw-008) was, with the appositive rule,
+    # "My grandmother on my mum's side is A paternal cousin has epilepsy."; "ALERTS: Goes by 'Josh'." is his to say
+    said = _said(_facts(family_history="Maternal grandmother had depression. A paternal cousin has epilepsy.",
+                        history_of_present_illness="ALERTS: Goes by 'Jim'. Sleeping badly since June."))
+    assert "is A paternal" not in said and "epilepsy" in said, said
+    assert "I go by Jim" in said, said

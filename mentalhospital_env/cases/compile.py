@@ -2666,7 +2666,10 @@ def _carried_relative(part: str, lead: tuple[str, str | None, bool] | None, data
         bare = re.sub(r"(?:^|(?<=[\s(]))['\u2018\u201c\"]|['\u2019\u201d\"](?=[\s,.;:)]|$)", "", part.strip())
         doc = _nlp()(bare)
         verb = next((t for t in doc if t.dep_ == "ROOT"), None)
-        if verb is not None and verb.pos_ == "NOUN" and doc[0].lower_ in data["family_carried_appositive"]["articles"]:
+        if verb is not None and not across and verb.pos_ == "NOUN" and doc[0].lower_ in data["family_carried_appositive"][
+                "articles"] and not any(t.lower_.rstrip("s") in data["relative_nouns"] for t in doc[:verb.i + 1]):
+            # (within its sentence only, and never a relative of its own: "... by her GP. A paternal cousin has
+            # epilepsy." (uw-008) is the cousin's)
             # "Father died in 2011 of liver cirrhosis; a taxi driver who drank heavily and played mahjong for money"
             # (uw-032): what the relative was, said of him ("My father was a taxi driver who drank heavily ..."),
             # never of no one ("My taxi driver who drank heavily ...", the family history given to the wrong man)
