@@ -108,20 +108,13 @@ def test_the_assessors_question_and_method_are_not_his() -> None:
     assert "Are you" not in said and "ways of asking" not in said and "photos" not in said, said
 
 
-_TIRED_WITHDRAWN = pytest.mark.xfail(strict=True, reason=(
-    "stop 58 integration: 'tired' as a state ('I'm tired') was withdrawn: uw-030's \"'Tired.' 'Mum in the sky.'\" is "
-    "compiled as one run of his words ('I'm tired, Mum in the sky.'), which, said well, the energy question then "
-    "recalled ('I'm tired. I'm tired, Mum in the sky.', test_patient_s57_refuse); two quoted utterances must first "
-    "be two sentences"))
-
-
-@_TIRED_WITHDRAWN
 def test_a_one_word_state_quoted_is_said_with_its_verb() -> None:
+    # uw-030's "'Tired.' 'Mum in the sky.'" are two utterances, two sentences (stop 59): 'tired' is a state again
     said = _hpi("Home visit. 'Tired.' 'Dad gone.' No voices on three ways of asking.")
     assert "I'm tired" in said, said
 
 
-@pytest.mark.parametrize("state", ["Bored", "Exhausted", pytest.param("Tired", marks=_TIRED_WITHDRAWN)])
+@pytest.mark.parametrize("state", ["Bored", "Exhausted", "Tired"])
 def test_a_dropped_auxiliary_is_given_back(state: str) -> None:
     # "'Tired.'" was said "I tired."
     from mentalhospital_env.cases.compile import voiced

@@ -35,4 +35,6 @@ def test_he_will_not_talk_about_hurting_himself_in_his_own_words(uw030) -> None:
 def test_a_refused_fact_recalled_beside_the_answer_is_left_out(uw030) -> None:
     # the energy question recalled "hit side of head once during visit" beside "I'm tired all the time": the refusal
     # was said after the answer ("I'm tired all the time. No. Stop."), to a question that never asked about it
-    assert _reply(uw030, "How is your energy through the day?").text == "I'm tired all the time."
+    # (stop 59: his recorded 'Tired.' is a sentence of its own now, and may be the one the question recalls)
+    assert _reply(uw030, "How is your energy through the day?").text in ("I'm tired all the time.", "I'm tired."), (
+        _reply(uw030, "How is your energy through the day?").text)

@@ -593,6 +593,15 @@ def _span_ended(text: str, year: int, encounter: int, order: str, data: dict[str
     return False
 
 
+def _record_frame(when: int, encounter: int, data: dict[str, Any]) -> str:
+    """When an entry of a record that is no admission held, said from the encounter ("In May, ", "Last week, ")."""
+    frame = _frame(when, None, encounter, False, data)
+    if _dt.date.fromordinal(when).year == _dt.date.fromordinal(encounter).year and "{year}" in data["frames_by_days"][-1][1]:
+        frame = frame if frame != data["frames_by_days"][-1][1].format(month="", year=_dt.date.fromordinal(when).year) else \
+            data["frames_by_days"][-2][1].format(month=_dt.date.fromordinal(when).strftime("%B"), year="")
+    return frame
+
+
 def _said_past(f: Fact, when: int, encounter: int, status: str | None, data: dict[str, Any]) -> Fact:
     """``f`` told in the past: a rendering in the present put in the past with when it held (unless it says so itself,
     or how long it lasted) and what became of it (tails)."""
@@ -605,11 +614,7 @@ def _said_past(f: Fact, when: int, encounter: int, status: str | None, data: dic
         return replace(f, time="past")
     said = _past_tense(says, data)
     if not _says_its_time(said) and not re.search(data["span_pattern"], said, re.IGNORECASE):
-        frame = _frame(when, None, encounter, False, data)
-        if _dt.date.fromordinal(when).year == _dt.date.fromordinal(encounter).year and "{year}" in data["frames_by_days"][-1][1]:
-            frame = frame if frame != data["frames_by_days"][-1][1].format(month="", year=_dt.date.fromordinal(when).year) else \
-                data["frames_by_days"][-2][1].format(month=_dt.date.fromordinal(when).strftime("%B"), year="")
-        said = _framed(said, frame)
+        said = _framed(said, _record_frame(when, encounter, data))
     tail = data["tails"].get(status or "")
     if tail:
         said = f"{said.rstrip()} {tail}" if said.rstrip().endswith((".", "!", "?")) else f"{said.rstrip()}. {tail}"
@@ -651,6 +656,19 @@ def _record_pass(facts: list[Fact], ehr: EHR, texts: dict[str, str], sentences: 
         if not (f.told and f.patient_says) or f.time == "past" or f.relative is not None or s is None or s.date is None:
             continue
         if f.section in history:
+            continue
+        clock = re.search(data["clock_since"]["pattern"], f.patient_says or "", re.IGNORECASE)
+        if clock and s.date < encounter:
+            # "c/o chest tightness, palpitations ... since ~02:40" in an ED triage entry of 19/05 (uw-032) was said "I
+            # have had chest tightness ... since about 02:40" at a December review: a clock time is a time of the
+            # entry's night, never a duration; the attack is told in the past, from that time that day
+            rules = data["clock_since"]
+            said = re.sub(rules["pattern"], rules["said"], f.patient_says, count=1, flags=re.IGNORECASE)
+            for pattern, repl in rules["perfect_past"]:
+                said = re.sub(pattern, repl, said)
+            if not _says_its_time(said):
+                said = _framed(said, _record_frame(s.date, encounter, data))
+            out[k] = replace(f, time="past", patient_says=said)
             continue
         year = _dt.date.fromordinal(s.date).year
         if not set(f.topics) & set(data["record_risk_topics"]) and _span_ended(s.text, year, encounter, record_order, data):

@@ -47,8 +47,15 @@ def split_sentences(text: str) -> list[str]:
     text = re.sub(r"[ \t]+(?=\n)|(?<=\n)[ \t]+", "", text)
     for line in re.split(r"(?<![a-z,;])[ \t]*\n\s*|[ \t]*\n\s*(?![a-z])", text):
         if line.strip():
-            out.extend(_derived_sentences(line))
+            out.extend(part for s in _derived_sentences(line) for part in _QUOTED_UTTERANCES.split(s))
     return out
+
+
+# "'Tired.' 'Mum in the sky.'" (uw-030) is two utterances, never one run of his words ("I'm tired, Mum in the sky."):
+# a quotation that ends its sentence and a quotation that opens the next are two sentences. (Also splitting before
+# the writer's words after a quotation, read over uw-030, cut a nurse's sentences from their quotes: "Mum's shopping
+# list still on the fridge" was said "I've had mum's shopping list ...")
+_QUOTED_UTTERANCES = re.compile(r"(?<=[.!?]['\u2019\u201d])\s+(?=['\u2018\u201c][A-Z])")
 from .model import EHR, Fact
 from .chronology import carried_list_label, encounter_pass, read_date, record_moment
 
@@ -2516,7 +2523,7 @@ def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
                     has_sensitive_concept, relatives_named, record_topics, relatives=None) -> list[Fact]:
     facts: list[Fact] = []
     sentences = split_sentences(text)
-    lead: tuple[str, str | None] | None = None
+    lead: tuple[str, str | None, bool] | None = None  # the relative, its group, and whether the relative has died
     carry = False
     stop_label: str | None = None
     for n, sentence in enumerate(sentences, start + 1):
@@ -2590,7 +2597,8 @@ def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
         # atomic facts; the clinician's examination and risk formulation stay whole (never told,
         # and "worries ...; no worries about X" is one finding)
         whole = section.startswith(("mental_status_exam", "risk_assessment")) or section in data["list_sections"][:1] or (
-            _counselling(sentence, data))  # what he was told, whole and unsaid
+            _counselling(sentence, data)) or (  # what he was told, whole and unsaid
+            section != "family_history" and others_account(sentence))  # another's account, whole and theirs
         labelled = None if whole or section in ("medications", "allergies", "family_history") else _topic_label(
             sentence, sex, names, data)
         if labelled and _label_kind(labelled[0], data["sentence_kinds"]) == "scale":
@@ -2619,7 +2627,7 @@ def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
             own = _relative_lead(part, data) if section == "family_history" else None
             # a family-history sentence with no subject of its own goes on about the relative the sentence
             # before led with ("Father Roy died in 2023. 'Liked a drink', heavy drinker in his fifties.")
-            carried = (_carried_relative(part, lead, data, across=k == 1) if section == "family_history" and (k > 1 or not own)
+            carried = (_carried_relative(part, lead, data, across=k == 1, sex=sex) if section == "family_history" and (k > 1 or not own)
                        else None)
             fact = _compile_one(fid, section, carried or part, sex, names, data, tax, no_allergy, has_sensitive_concept,
                                 relatives_named, record_topics, relatives, heading_words, couple)
@@ -2630,7 +2638,7 @@ def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
                 fact = replace(fact, relative=lead[1])
             facts.append(fact)
             if k == 1 and own:
-                lead = (own, fact.relative)
+                lead = (own, fact.relative, bool(re.search(data["family_entry_dead"], part, re.IGNORECASE)))
             elif k == 1 and not carried and not (len(parts) > 1 and re.fullmatch(
                     r"\s*['\u2018\u201c\"][^'\u2018\u2019\u201c\u201d\"]+['\u2019\u201d\"]\s*[,;.]?\s*", part)):
                 # the sentence opened on someone else (the patient: "He cannot think of any ..."): its later parts are
@@ -2651,7 +2659,8 @@ def _relative_lead(part: str, data: dict[str, Any]) -> str | None:
     return m.group(1)
 
 
-def _carried_relative(part: str, lead: tuple[str, str | None] | None, data: dict[str, Any], across: bool = False) -> str | None:
+def _carried_relative(part: str, lead: tuple[str, str | None, bool] | None, data: dict[str, Any], across: bool = False,
+                      sex: str = "") -> str | None:
     """A later part of a family-history sentence that opens on "he" or "she" for the relative its first part
     named, with that relative put in the pronoun's place ("he has been treated ..." -> "Father has been
     treated ..."); ``None`` where the part does not open so or the pronoun is not the relative's. ``across``: the
@@ -2674,6 +2683,17 @@ def _carried_relative(part: str, lead: tuple[str, str | None] | None, data: dict
         bare = re.sub(r"(?:^|(?<=[\s(]))['\u2018\u201c\"]|['\u2019\u201d\"](?=[\s,.;:)]|$)", "", part.strip())
         doc = _nlp()(bare)
         verb = next((t for t in doc if t.dep_ == "ROOT"), None)
+        if verb is not None and not across and verb.pos_ == "NOUN" and doc[0].lower_ in data["family_carried_appositive"][
+                "articles"] and not any(t.lower_.rstrip("s") in data["relative_nouns"] for t in doc[:verb.i + 1]):
+            # (within its sentence only, and never a relative of its own: "... by her GP. A paternal cousin has
+            # epilepsy." (uw-008) is the cousin's)
+            # "Father died in 2011 of liver cirrhosis; a taxi driver who drank heavily and played mahjong for money"
+            # (uw-032): what the relative was, said of him ("My father was a taxi driver who drank heavily ..."),
+            # never of no one ("My taxi driver who drank heavily ...", the family history given to the wrong man)
+            be = data["family_carried_appositive"]["past" if lead[2] else "present"]
+            return f"{lead[0][:1].upper()}{lead[0][1:]} {be} {bare}"
+        if verb is not None and not across and any(c.dep_ in ("nsubj", "nsubjpass") for c in verb.children):
+            return _relatives_possessive(bare, lead, doc, data, sex)
         if verb is None or verb.pos_ not in ("VERB", "AUX") or any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in verb.children):
             return None  # no verb to carry ("well now." is no "Mother has well now."), or a subject of its own
         if verb.tag_ not in ("VBD", "VBZ", "VBN"):
@@ -2684,6 +2704,23 @@ def _carried_relative(part: str, lead: tuple[str, str | None] | None, data: dict
     if noun not in data["same_gender_relatives"][sex]:
         return None
     return f"{lead[0][:1].upper()}{lead[0][1:]} {part[m.end():]}"
+
+
+def _relatives_possessive(part: str, lead: tuple[str, str | None, bool], doc, data: dict[str, Any],
+                          patient_sex: str) -> str | None:
+    """A later part with a subject of its own whose "his"/"her" is the lead relative's, with the relative named in
+    its place ("Father died of cirrhosis; the family moved flats after his debts" -> "the family moved flats after
+    father's debts", uw-032: never "after my debts"); ``None`` where no such pronoun is there."""
+    noun = lead[0].split()[-1].lower().removeprefix("half-").removeprefix("step-").removeprefix("step")
+    sex = next((s for s in ("male", "female") if noun in data["same_gender_relatives"][s]), None)
+    pronoun = {"male": "his", "female": "her"}.get(sex or "")
+    theirs = [t for t in doc if t.lower_ in data["family_carried_pronouns"].get(sex or "", ())]
+    if not theirs or any(t.lower_ != pronoun or t.dep_ != "poss" for t in theirs):
+        return None  # none, or one that is not a possessive ("her sister looks after her": whose is the second?)
+    out = part
+    for t in reversed(theirs):
+        out = f"{out[:t.idx]}{_Person.of(patient_sex).possessive} {lead[0].lower()}'s{out[t.idx + len(t.text):]}"
+    return out
 
 
 _LABELLED_QUOTE = re.compile(
@@ -3287,7 +3324,15 @@ def _compile_one(fid, section, text, sex, names, data, tax, no_allergy,
         quoted = re.fullmatch(r"\s*['\"\u2018\u201c]([^'\"\u2019\u201d]+)['\"\u2019\u201d]\s*[.;]?\s*", text)
         if quoted:
             told = True
-            says = _finish(f"I feel {quoted.group(1).strip().rstrip('.').lower()}")
+            words = quoted.group(1).strip().rstrip(".")
+            first = _nlp()(f"I {words[:1].lower()}{words[1:]}")[1]  # read after "I": "Miss Mum" alone is a title
+            if first.tag_ == "VBP" and first.dep_ == "ROOT" and first.lower_ not in data["mood_quote_not_verbs"] and (
+                    _nlp()(words)[0].pos_ in ("VERB", "PROPN")):  # no adjective alone ("Okay" after "I" reads as a verb)
+                # "'Miss Mum.'" (uw-030, one of three quoted words once they were three sentences) is "I miss Mum.",
+                # never "I feel miss mum."
+                says = _finish(f"I {words[:1].lower()}{words[1:]}")
+            else:  # "'Bit sad.'": "I feel a bit sad."
+                says = _finish("I feel " + re.sub(r"^bit\b", "a bit", words.lower()))
     elif told:
         cut: list[str] = []
         says = _voiced(section, spoken_text, sex, names, relatives, data, impersonal="things", cut=cut, couple=couple)
@@ -3371,11 +3416,18 @@ def _not_said(section: str, text: str) -> bool:
 
 
 @lru_cache(maxsize=1)
-def _others_words_patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], tuple[str, ...]]:
+def _others_words_patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], tuple[str, ...], re.Pattern[str]]:
     rules = _data()["others_words"]
     people = "|".join(re.escape(w) for w in sorted(rules["people"], key=len, reverse=True))
     one = lambda key: re.compile(rules[key].replace("{people}", people), re.IGNORECASE)  # noqa: E731
-    return one("label_quote"), one("quote_attribution"), one("bracket_attribution"), tuple(rules["sections_not"])
+    return (one("label_quote"), one("quote_attribution"), one("bracket_attribution"), tuple(rules["sections_not"]),
+            one("account_lead"))
+
+
+def others_account(sentence: str) -> bool:
+    """Whether a sentence opens by naming another person as its source ("Per his brother, he drinks in the mornings",
+    "Collateral from his mother: ..."): the whole sentence is that person's account, never split into parts of his."""
+    return bool(_others_words_patterns()[4].match(sentence.strip()))
 
 
 def _named_quote(text: str) -> bool:
@@ -3407,10 +3459,10 @@ def _others_words(section: str, text: str) -> bool:
     >>> _others_words("personal_history", "Lives with Tom (husband) in Leeds.")
     False
     """
-    label_quote, quote_after, bracket, sections_not = _others_words_patterns()
+    label_quote, quote_after, bracket, sections_not, account = _others_words_patterns()
     if section in sections_not:
         return False
-    if label_quote.search(text) or quote_after.search(text) or _named_quote(text):
+    if label_quote.search(text) or quote_after.search(text) or _named_quote(text) or account.match(text.strip()):
         return True
     for m in bracket.finditer(text):
         before = m.group(1).strip("'\u2019\u2018\"\u201c\u201d,;:")
@@ -3524,6 +3576,11 @@ def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives
         said = said if re.match(r"^I\b|^I'", said) else said[0].lower() + said[1:]
         who = "my " + frame.group("who").split(" ", 1)[1]
         return _finish(data["trailing_frame_says"].format(who=who[0].upper() + who[1:], said=said.rstrip(".")))
+    own = re.match(data["own_account_frame"], text.strip(), re.IGNORECASE)
+    if own:
+        # "His account has been 'social, 2-3 beers on weekends' (polyclinic, reviews)" (uw-032) was said "My account has
+        # been social, ...": the writer's frame for his own words; the words are said as his, without it
+        text = own.group("words")
     labelled = _topic_label(text, sex, names, data) if section not in ("medications", "allergies", "family_history") else None
     if labelled and len(labelled[1].split()) > data["max_words"] // 2:
         labelled = None  # a long value ("Alcohol: about 130-150 units a week; morning drinking ...") is read in clauses
@@ -3574,7 +3631,9 @@ def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives
             raw = re.sub(pattern, repl, raw)
         says = _medicines(raw, data, clean)
     else:
-        says = first_person(clean, section, sex)
+        framed = first_person(clean, section, sex)
+        says = _quoted_as_said(text, framed, data)
+        impersonal = True if says != framed else impersonal  # his own words as he said them ("Nothing feels shiok any more.")
     if says and not (section == "medications" and re.fullmatch(r"(?:I (?:take|used to take|haven't taken) [^.]+\.\s*)+", says)):
         # (a medication list's own frame, "I take A, B and C.", is built whole by _medicines: the parser's reading of
         # drug names after "I take" is no agreement to repair)
@@ -3596,6 +3655,20 @@ def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives
 
 
 _FINITE = ("VBD", "VBZ", "VBP", "MD")
+
+
+def _quoted_as_said(text: str, says: str | None, data: dict[str, Any]) -> str | None:
+    """A sentence that is his quoted words alone, said as he said them where the rendering would put a possession
+    frame before them ("'Mum in the sky.'" (uw-030) was said "I've had mum in the sky."): a man's own words are no
+    thing he has had."""
+    quote = re.fullmatch(data["whole_quote"]["pattern"], text.strip())
+    if not quote or not says:
+        return says
+    words = quote.group(1).strip().rstrip(".")
+    for lead in data["whole_quote"]["frames"]:
+        if says.startswith(f"{lead} ") and says[len(lead) + 1:].rstrip(".?!").lower() == words.lower().rstrip(".?!"):
+            return _finish(words[:1].upper() + words[1:])
+    return says
 
 
 def _gate(says: str, section: str, data: dict[str, Any]) -> str | None:
