@@ -2845,14 +2845,15 @@ class ScriptedClinician(Doctor):
         return False
 
     def _risk_to_others(self) -> bool:
-        """Whether the patient described violence or thoughts of harming someone (``risk_to_others_findings``)."""
+        """Whether the patient described violence or thoughts of harming someone (``risk_to_others_findings``), or would
+        not say what they had done about a belief about others (``_others_risk_unanswered``)."""
         if set(self.script["plan"]["risk_to_others_findings"]) & set(self.findings.present):
             return True
         # violence told in words the lexicon does not read ("I put my fist through a wall"): ``risk_to_others_said``
         said = self.script["plan"]["risk_to_others_said"]
         return any(
             self._tells(p, said) for _, reply in self.findings.replies for p in split_sentences(reply)
-        )
+        ) or self._others_risk_unanswered()
 
     def _admit(self, principal: Hypothesis, profile: Profile) -> bool:
         """The emergency department's decision: admission for psychosis, mania, confusion, a suicide plan or active
@@ -3782,22 +3783,35 @@ class ScriptedClinician(Doctor):
             for item in rule["items"]:
                 if item.get("section", "hpi") != section or item["key"] not in f.answers:
                     continue
-                quote = self._quote(item["key"], used)
-                if section == "risk":
-                    # a risk item's answer only: never a clause read as another risk item's subject ("I didn't have
-                    # any wish to die" under the action on a belief, hw-033); a bare "No, not that I know of" answers it
-                    quote = self._on_item(item["key"], quote) if quote else ""
-                    reply = f.answers[item["key"]]
-                    if not quote and answer_polarity(reply) is not None:
-                        first = next((p.strip() for p in split_sentences(reply) if p.strip()), reply).rstrip(".")
-                        teller = f.told_by.get(item["key"])
-                        quote = f'{self._voice()[1].capitalize()} {teller} says: "{first}"' if teller else f'"{first}"'
+                quote = self._risk_item_quote(item["key"], used) if section == "risk" else self._quote(item["key"], used)
                 label = item["label"].replace("them", self._object())
                 if quote:
                     out.append(_end(f"{label}: {quote}"))
                 elif section == "risk":
                     out.append(f"{label}: {self.script['risk_follow_up']['no_answer']}.")
         return out
+
+    def _risk_item_quote(self, key: str, used: set[str]) -> str:
+        """The answer to a risk item of a disclosure's follow-up as the note's risk assessment quotes it, or "" (written
+        'asked, no direct answer')."""
+        f = self.findings
+        quote = self._quote(key, used)
+        # a risk item's answer only: never a clause read as another risk item's subject ("I didn't have any wish to
+        # die" under the action on a belief, hw-033); a bare "No, not that I know of" answers it
+        quote = self._on_item(key, quote) if quote else ""
+        reply = f.answers[key]
+        if not quote and answer_polarity(reply) is not None:
+            first = next((p.strip() for p in split_sentences(reply) if p.strip()), reply).rstrip(".")
+            teller = f.told_by.get(key)
+            quote = f'{self._voice()[1].capitalize()} {teller} says: "{first}"' if teller else f'"{first}"'
+        return quote
+
+    def _others_risk_unanswered(self) -> bool:
+        """Whether the patient was asked what they have done about a belief about others (``risk_to_others_unanswered``
+        of the plan: the action on a persecutory belief) and gave no answer on it. A risk that cannot be assessed is
+        planned for as if present, as an unanswered question about suicidal thoughts is (``_risk_unanswered``)."""
+        key = self.script["plan"]["risk_to_others_unanswered"]
+        return key in self.findings.answers and not self._risk_item_quote(key, set())
 
     def _means_kinds(self) -> list[dict[str, Any]]:
         """The kinds of means told (``risk_follow_up.means.kinds``): a kind's patterns in a reply to the risk
