@@ -1533,13 +1533,16 @@ class ScriptedClinician(Doctor):
         conf = self.script["psychosis_without_mood_episode"]
         first = lead[0][0]
         rule = next((r for r in conf["rules"] if first.code.startswith(tuple(r["codes"]))), None)
-        if rule is None or self._mood_groups_heard(rule["episode"]) >= rule["min_groups"]:
+        groups = self._mood_groups_heard(rule["episode"]) if rule is not None else 0
+        if rule is None or groups >= rule["min_groups"]:
             return lead
         told = (set(self.findings.present) - self.findings.contradicted) | (self.findings.inferred - self.findings.denied)
         if set(conf["unless_heard"]) & told:
             return lead  # a nihilistic or guilty delusion is the depression's own ("my insides are rotting", hw-015)
-        # a psychosis that nothing else heard speaks for does not lead (min_score)
-        return self._lead_explaining_psychosis(lead, conf["then"], told, conf["min_score"])
+        # a psychosis that nothing else heard speaks for does not lead (min_score), unless no group of a depressive
+        # episode was heard at all (min_score_from_groups): then the depression has nothing to lead on (hw-024)
+        min_score = conf["min_score"] if groups >= conf["min_score_from_groups"] else None
+        return self._lead_explaining_psychosis(lead, conf["then"], told, min_score)
 
     def _manic_features_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
         """``lead`` with a mood disorder that explains the psychosis first when a psychosis without a mood episode
