@@ -2303,6 +2303,9 @@ class ScriptedClinician(Doctor):
             if not (actions.proposed(piece) & drug_items) - prescribed
         ]
         said_follow_up = "".join(sep + piece if i else piece for i, (sep, piece) in enumerate(kept)) or principal_follow_up
+        if not admitted:  # a ward's schedule is no follow-up for a patient who goes home (``follow_up_not_admitted``)
+            for ward, home in conf["follow_up_not_admitted"]["replace"].items():
+                said_follow_up = said_follow_up.replace(ward, home)
         # a drug the patient takes is followed up after a dose change, not "after starting" (s53, test-v2-0473)
         for drug, pairs in self.script["plan"]["already_taking"]["follow_up_taken"].items():
             if drug in taking_now:
