@@ -3816,8 +3816,14 @@ class ScriptedClinician(Doctor):
         """Whether the patient was asked what they have done about a belief about others (``risk_to_others_unanswered``
         of the plan: the action on a persecutory belief) and gave no answer on it. A risk that cannot be assessed is
         planned for as if present, as an unanswered question about suicidal thoughts is (``_risk_unanswered``)."""
-        key = self.script["plan"]["risk_to_others_unanswered"]
-        return key in self.findings.answers and not self._risk_item_quote(key, set())
+        conf = self.script["plan"]["risk_to_others_unanswered"]
+        answers = self.findings.answers
+        if conf["key"] not in answers or self._risk_item_quote(conf["key"], set()):
+            return False
+        # the belief itself denied on further questioning ("No, I don't think anyone's against me", hw-033): no belief
+        # about others to act on
+        belief = next((p for p in split_sentences(answers.get(conf["unless_denied"], "")) if p.strip()), "")
+        return answer_polarity(belief) != "no"
 
     def _means_kinds(self) -> list[dict[str, Any]]:
         """The kinds of means told (``risk_follow_up.means.kinds``): a kind's patterns in a reply to the risk

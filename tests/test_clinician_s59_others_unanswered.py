@@ -29,3 +29,13 @@ def test_a_plain_denial_of_acting_on_it_is_no_risk_to_others():
     plan = _plan("No, I haven't done anything about it. I just keep away from him.")
     assert "agree a risk management plan" not in plan, plan
     assert "general observation" in plan, plan
+
+
+def test_no_answer_after_the_belief_itself_was_denied_is_no_risk_to_others():
+    """hw-033: 'No, I don't think anyone's against me.' on further questioning, then 'When I'm in here people look after
+    me.' to the action question: no belief about others to act on, no risk management plan."""
+    doctor = with_findings(_WALK_IN, present=_PERSECUTORY, answers={
+        "follow:belief": "No, I don't think anyone's against me.",
+        "follow:belief_action": "When I'm in here people look after me. I didn't have any wish to die with the episodes.",
+    })
+    assert "agree a risk management plan" not in write(doctor, "treat")
