@@ -1542,7 +1542,10 @@ class ScriptedClinician(Doctor):
         # a psychosis that nothing else heard speaks for does not lead (min_score), unless no group of a depressive
         # episode was heard at all (min_score_from_groups): then the depression has nothing to lead on (hw-024)
         min_score = conf["min_score"] if groups >= conf["min_score_from_groups"] else None
-        return self._lead_explaining_psychosis(lead, conf["then"], told, min_score)
+        moved = self._lead_explaining_psychosis(lead, conf["then"], told, min_score)
+        if groups < conf["min_score_from_groups"] and moved[0][0] is not first:
+            moved = [pair for pair in moved if pair[0] is not first]  # nor on the differential: nothing speaks for it
+        return moved
 
     def _manic_features_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
         """``lead`` with a mood disorder that explains the psychosis first when a psychosis without a mood episode

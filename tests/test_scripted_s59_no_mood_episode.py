@@ -30,3 +30,4 @@ def test_voices_with_every_mood_symptom_denied_are_no_psychotic_depression():
     lead = doctor._leading()
     assert lead[0][0].category == "schizophrenia_spectrum", [(h.code, s) for h, s in lead]
     assert not lead[0][0].code.startswith(("F32", "F33")), [(h.code, s) for h, s in lead]
+    assert not any(h.code.startswith(("F32", "F33")) for h, _ in lead), [(h.code, s) for h, s in lead]
