@@ -1533,13 +1533,19 @@ class ScriptedClinician(Doctor):
         conf = self.script["psychosis_without_mood_episode"]
         first = lead[0][0]
         rule = next((r for r in conf["rules"] if first.code.startswith(tuple(r["codes"]))), None)
-        if rule is None or self._mood_groups_heard(rule["episode"]) >= rule["min_groups"]:
+        groups = self._mood_groups_heard(rule["episode"]) if rule is not None else 0
+        if rule is None or groups >= rule["min_groups"]:
             return lead
         told = (set(self.findings.present) - self.findings.contradicted) | (self.findings.inferred - self.findings.denied)
         if set(conf["unless_heard"]) & told:
             return lead  # a nihilistic or guilty delusion is the depression's own ("my insides are rotting", hw-015)
-        # a psychosis that nothing else heard speaks for does not lead (min_score)
-        return self._lead_explaining_psychosis(lead, conf["then"], told, conf["min_score"])
+        # a psychosis that nothing else heard speaks for does not lead (min_score), unless no group of a depressive
+        # episode was heard at all (min_score_from_groups): then the depression has nothing to lead on (hw-024)
+        min_score = conf["min_score"] if groups >= conf["min_score_from_groups"] else None
+        moved = self._lead_explaining_psychosis(lead, conf["then"], told, min_score)
+        if groups < conf["min_score_from_groups"] and moved[0][0] is not first:
+            moved = [pair for pair in moved if pair[0] is not first]  # nor on the differential: nothing speaks for it
+        return moved
 
     def _manic_features_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
         """``lead`` with a mood disorder that explains the psychosis first when a psychosis without a mood episode
@@ -2300,6 +2306,9 @@ class ScriptedClinician(Doctor):
             if not (actions.proposed(piece) & drug_items) - prescribed
         ]
         said_follow_up = "".join(sep + piece if i else piece for i, (sep, piece) in enumerate(kept)) or principal_follow_up
+        if not admitted:  # a ward's schedule is no follow-up for a patient who goes home (``follow_up_not_admitted``)
+            for ward, home in conf["follow_up_not_admitted"]["replace"].items():
+                said_follow_up = said_follow_up.replace(ward, home)
         # a drug the patient takes is followed up after a dose change, not "after starting" (s53, test-v2-0473)
         for drug, pairs in self.script["plan"]["already_taking"]["follow_up_taken"].items():
             if drug in taking_now:
@@ -2845,14 +2854,15 @@ class ScriptedClinician(Doctor):
         return False
 
     def _risk_to_others(self) -> bool:
-        """Whether the patient described violence or thoughts of harming someone (``risk_to_others_findings``)."""
+        """Whether the patient described violence or thoughts of harming someone (``risk_to_others_findings``), or would
+        not say what they had done about a belief about others (``_others_risk_unanswered``)."""
         if set(self.script["plan"]["risk_to_others_findings"]) & set(self.findings.present):
             return True
         # violence told in words the lexicon does not read ("I put my fist through a wall"): ``risk_to_others_said``
         said = self.script["plan"]["risk_to_others_said"]
         return any(
             self._tells(p, said) for _, reply in self.findings.replies for p in split_sentences(reply)
-        )
+        ) or self._others_risk_unanswered()
 
     def _admit(self, principal: Hypothesis, profile: Profile) -> bool:
         """The emergency department's decision: admission for psychosis, mania, confusion, a suicide plan or active
@@ -3782,22 +3792,41 @@ class ScriptedClinician(Doctor):
             for item in rule["items"]:
                 if item.get("section", "hpi") != section or item["key"] not in f.answers:
                     continue
-                quote = self._quote(item["key"], used)
-                if section == "risk":
-                    # a risk item's answer only: never a clause read as another risk item's subject ("I didn't have
-                    # any wish to die" under the action on a belief, hw-033); a bare "No, not that I know of" answers it
-                    quote = self._on_item(item["key"], quote) if quote else ""
-                    reply = f.answers[item["key"]]
-                    if not quote and answer_polarity(reply) is not None:
-                        first = next((p.strip() for p in split_sentences(reply) if p.strip()), reply).rstrip(".")
-                        teller = f.told_by.get(item["key"])
-                        quote = f'{self._voice()[1].capitalize()} {teller} says: "{first}"' if teller else f'"{first}"'
+                quote = self._risk_item_quote(item["key"], used) if section == "risk" else self._quote(item["key"], used)
                 label = item["label"].replace("them", self._object())
                 if quote:
                     out.append(_end(f"{label}: {quote}"))
                 elif section == "risk":
                     out.append(f"{label}: {self.script['risk_follow_up']['no_answer']}.")
         return out
+
+    def _risk_item_quote(self, key: str, used: set[str]) -> str:
+        """The answer to a risk item of a disclosure's follow-up as the note's risk assessment quotes it, or "" (written
+        'asked, no direct answer')."""
+        f = self.findings
+        quote = self._quote(key, used)
+        # a risk item's answer only: never a clause read as another risk item's subject ("I didn't have any wish to
+        # die" under the action on a belief, hw-033); a bare "No, not that I know of" answers it
+        quote = self._on_item(key, quote) if quote else ""
+        reply = f.answers[key]
+        if not quote and answer_polarity(reply) is not None:
+            first = next((p.strip() for p in split_sentences(reply) if p.strip()), reply).rstrip(".")
+            teller = f.told_by.get(key)
+            quote = f'{self._voice()[1].capitalize()} {teller} says: "{first}"' if teller else f'"{first}"'
+        return quote
+
+    def _others_risk_unanswered(self) -> bool:
+        """Whether the patient was asked what they have done about a belief about others (``risk_to_others_unanswered``
+        of the plan: the action on a persecutory belief) and gave no answer on it. A risk that cannot be assessed is
+        planned for as if present, as an unanswered question about suicidal thoughts is (``_risk_unanswered``)."""
+        conf = self.script["plan"]["risk_to_others_unanswered"]
+        answers = self.findings.answers
+        if conf["key"] not in answers or self._risk_item_quote(conf["key"], set()):
+            return False
+        # the belief itself denied on further questioning ("No, I don't think anyone's against me", hw-033): no belief
+        # about others to act on
+        belief = next((p for p in split_sentences(answers.get(conf["unless_denied"], "")) if p.strip()), "")
+        return answer_polarity(belief) != "no"
 
     def _means_kinds(self) -> list[dict[str, Any]]:
         """The kinds of means told (``risk_follow_up.means.kinds``): a kind's patterns in a reply to the risk

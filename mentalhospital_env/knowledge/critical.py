@@ -390,6 +390,7 @@ class CriticalActions:
         dependant_minor_cues: Sequence[str] = (),
         dependant_age_patterns: Sequence[re.Pattern[str]] = (),
         dependant_grandchild_cues: Sequence[str] = (),
+        not_action_phrases: Sequence[str] = (),
     ):
         self.actions = dict(actions)
         # see check: remembered per profile and plan, capped like every memo (memo_size), forgotten by clear_cache
@@ -419,6 +420,10 @@ class CriticalActions:
                 key = _stems(phrase)
                 if key:
                     index.setdefault(key, set()).add(action.id)
+        for phrase in not_action_phrases:  # names no action: indexed with no ids, it hides the phrases inside it
+            key = _stems(phrase)
+            if key:
+                index.setdefault(key, set())
         by_first: dict[str, list[tuple[tuple[str, ...], frozenset[str]]]] = {}
         for key, ids in index.items():
             by_first.setdefault(key[0], []).append((key, frozenset(ids)))
@@ -468,17 +473,18 @@ class CriticalActions:
         out = []
         i, n = 0, len(stemmed)
         while i < n:
-            # every phrase that fits here counts ("family presence" is delirium care and names the family too)
-            ends, ids = 0, frozenset()
-            for key, found in self._index.get(stemmed[i], ()):
-                end = i + len(key)
-                if end <= n and stemmed[i:end] == key:
+            # every phrase that fits here counts ("family presence" is delirium care and names the family too), but
+            # none that a longer not-action phrase holds ("take the tablets as prescribed", "alcohol abuse"): the
+            # words it covers are read as its own
+            hits = [(i + len(key), found) for key, found in self._index.get(stemmed[i], ()) if stemmed[i : i + len(key)] == key]
+            sunk = max((end for end, found in hits if not found), default=0)
+            ends, ids = sunk, frozenset()
+            for end, found in hits:
+                if found and end > sunk:
                     ends, ids = max(ends, end), ids | found
             if ids:
                 out.append((i, ends, ids))
-                i = ends
-            else:
-                i += 1
+            i = ends if ends else i + 1
         return out
 
     @staticmethod
@@ -1277,6 +1283,10 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
     for action_id in sorted(required):
         if actions[action_id].say is None:
             raise KnowledgeError(where, action_id, "say", "a required action needs a 'say' sentence")
+    said = {_stems(p) for a in actions.values() for p in (*a.phrases, *(n for d in a.drugs for n in drug_phrases.get(d, (d,))))}
+    for phrase in _strings(where, None, "not_action_phrases", raw.get("not_action_phrases")):
+        if _stems(phrase) in said:
+            raise KnowledgeError(where, "not_action_phrases", None, f"{phrase!r} is itself an action's phrase")
     found = CriticalActions(
         actions,
         rules,
@@ -1291,6 +1301,7 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
         dependant_minor_cues=_strings(where, None, "dependant_minor_cues", raw.get("dependant_minor_cues")),
         dependant_age_patterns=_patterns(where, None, {"patterns": raw.get("dependant_age_patterns", [])}),
         dependant_grandchild_cues=_strings(where, None, "dependant_grandchild_cues", raw.get("dependant_grandchild_cues")),
+        not_action_phrases=_strings(where, None, "not_action_phrases", raw.get("not_action_phrases")),
         risk_concepts=risk_concepts,
         drug_phrases=drug_phrases,
         hepatic_limits=_hepatic_limits(where, raw.get("hepatic_impairment")),
