@@ -892,8 +892,11 @@ class FactIndex:
             # the patient's words render the chart's: a concept the chart's sentence denies is denied, though the
             # rendering's reading lose its negation ("No suicidal ideation or self-harm." said "I have not had any
             # thoughts of ending my life or self-harm.", self-harm read beyond the negation's reach, uw-032)
-            denied = ({s.concept_id for s in found if s.subject == "patient" and s.negated}
-                      - {s.concept_id for s in found if s.subject == "patient" and not s.negated})
+            # (a risk finding's: a long list of other denials is still read as it is rendered, where a wider reading
+            # lengthened uw-022's medical answer past its cap - test_recall_s49_answer)
+            denied = {c for c in ({s.concept_id for s in found if s.subject == "patient" and s.negated}
+                                  - {s.concept_id for s in found if s.subject == "patient" and not s.negated})
+                      if set(finding_topics(c, self.lexicon)) & _RISK_TOPICS}
             if fact.patient_says:
                 found += [replace(s, negated=True) if s.subject == "patient" and s.concept_id in denied else s
                           for s in read_statements(fact.patient_says, self.lexicon, forced)]
