@@ -2630,9 +2630,12 @@ class MemorySkill:
 
     def _denies_what_is_told(self, fact: IndexedFact, concept_id: str) -> bool:
         """Whether a sentence denying ``concept_id`` denies another finding too that the patient affirmed in this
-        encounter or the record states of them now after it (:meth:`_stated_after`)."""
+        encounter or the record states of them now after it (:meth:`_stated_after`): a risk finding (suicide,
+        self-harm). A list of other denials still answers where one of its items is stated after it (uw-023's 'no
+        nightmares, flashbacks or avoidance' to how often the memories come back)."""
         told = self._affirmed_so_far(())
-        return any(c in told or self._stated_after(c, (fact,)) for c in fact.rules_out - {concept_id})
+        return any(c in told or self._stated_after(c, (fact,)) for c in fact.rules_out - {concept_id}
+                   if set(finding_topics(c, self.index.lexicon)) & _RISK_TOPICS)
 
     def _stated_after(self, concept_id: str, denials: Sequence[IndexedFact]) -> bool:
         """Whether the record states ``concept_id`` of the patient now (present, not past, not a relative's, not a
