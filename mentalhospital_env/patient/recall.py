@@ -889,8 +889,17 @@ class FactIndex:
         for position, (fact, bag) in enumerate(raw):
             forced = "other" if fact.section == FAMILY_SECTION else None
             found = read_statements(fact.text, self.lexicon, forced)
+            # the patient's words render the chart's: a concept the chart's sentence denies is denied, though the
+            # rendering's reading lose its negation ("No suicidal ideation or self-harm." said "I have not had any
+            # thoughts of ending my life or self-harm.", self-harm read beyond the negation's reach, uw-032)
+            # (a risk finding's: a long list of other denials is still read as it is rendered, where a wider reading
+            # lengthened uw-022's medical answer past its cap - test_recall_s49_answer)
+            denied = {c for c in ({s.concept_id for s in found if s.subject == "patient" and s.negated}
+                                  - {s.concept_id for s in found if s.subject == "patient" and not s.negated})
+                      if set(finding_topics(c, self.lexicon)) & _RISK_TOPICS}
             if fact.patient_says:
-                found += read_statements(fact.patient_says, self.lexicon, forced)
+                found += [replace(s, negated=True) if s.subject == "patient" and s.concept_id in denied else s
+                          for s in read_statements(fact.patient_says, self.lexicon, forced)]
             affirms = frozenset(s.concept_id for s in found if s.subject == "patient" and not s.negated)
             rules_out = (
                 frozenset(s.concept_id for s in found if s.subject == "patient" and s.negated) - affirms
@@ -2561,6 +2570,10 @@ class MemorySkill:
         if negatives and (act := self._act_over_denial(concept_id, used)) is not None:
             return act
         if negatives:
+            # a denial that also denies another finding the patient told or the record states of them after it ("Have
+            # you ever hurt yourself on purpose?" of a chart line "No suicidal ideation or self-harm" with the suicidal
+            # thoughts told: "No." and never "I haven't had any thoughts of ending my life", uw-032)
+            negatives = [f for f in negatives if not self._denies_what_is_told(f, concept_id)]
             return AnswerItem(DENY, concept_id, tuple(negatives[:1]))
         if concept_id == _MEANS and concept_id in index.closed_concepts and concept_id not in self._affirmed_anywhere and self._means_asked:
             # "Do you have access to anything you could use?" of a record whose suicide risk assessment names no
@@ -2614,6 +2627,15 @@ class MemorySkill:
         said = f"{fact.fact.text} {fact.fact.patient_says or ''}"  # the chart's words and the patient's for them
         shared = set(content_stems(question.text)) & set(content_stems(said))
         return any(shared & _concept_stems(self.index.lexicon, c) for c in contradicted)
+
+    def _denies_what_is_told(self, fact: IndexedFact, concept_id: str) -> bool:
+        """Whether a sentence denying ``concept_id`` denies another finding too that the patient affirmed in this
+        encounter or the record states of them now after it (:meth:`_stated_after`): a risk finding (suicide,
+        self-harm). A list of other denials still answers where one of its items is stated after it (uw-023's 'no
+        nightmares, flashbacks or avoidance' to how often the memories come back)."""
+        told = self._affirmed_so_far(())
+        return any(c in told or self._stated_after(c, (fact,)) for c in fact.rules_out - {concept_id}
+                   if set(finding_topics(c, self.index.lexicon)) & _RISK_TOPICS)
 
     def _stated_after(self, concept_id: str, denials: Sequence[IndexedFact]) -> bool:
         """Whether the record states ``concept_id`` of the patient now (present, not past, not a relative's, not a
