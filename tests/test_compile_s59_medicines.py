@@ -102,7 +102,9 @@ def test_an_allergy_is_an_agent_and_a_reaction_never_a_charts_label() -> None:
     said = _said("Sertraline 100 mg OM.", allergies=allergies)
     assert re.search(r"allergic to trimethoprim, it gave me a rash", said), said
     assert not re.search(r"allergic to (?:gp|record|reconciled|hospital)", said, re.IGNORECASE), said
-    reply = make_patient(validate_case(_case("Low mood since the spring.", "Sertraline 100 mg OM.", allergies=allergies)),
+    # nor the chart's check told in another section ("allergy field reconciled with the polyclinic", uw-032's review)
+    history = "Low mood since the spring. Zolpidem removed from the active list; allergy field reconciled with the GP."
+    reply = make_patient(validate_case(_case(history, "Sertraline 100 mg OM.", allergies=allergies)),
                          variant="full", seed=0).respond("Are you allergic to any medicines?").text
     assert "trimethoprim" in reply and not re.search(r"reconciled|record", reply), reply
     # an entry whose label is a drug is read as before

@@ -3275,8 +3275,11 @@ def _compile_one(fid, section, text, sex, names, data, tax, no_allergy,
         named = relatives_named(text)
         if named:
             relative = _relative_group(sorted(str(getattr(r, "kind", r)) for r in named)[0], tax)
-    if section == "allergies" and re.search(data["allergy_entry"]["record_process_pattern"], text.strip(), re.IGNORECASE):
-        told = False  # "...; reconciled 03/12/2026.": the chart checked, no allergy of his (allergy_entry _source)
+    if (section == "allergies" or "allergies" in topics) and re.search(
+            data["allergy_entry"]["record_process_pattern"], text.strip(), re.IGNORECASE):
+        # "...; reconciled 03/12/2026.", "allergy field reconciled with the polyclinic": the chart checked, no allergy
+        # of his (allergy_entry _source)
+        told = False
     elif section == "allergies" and no_allergy.match(low):
         says, negative = data["no_allergy_says"], True
     elif section == "allergies" and (carry := re.match(data["allergy_entry"]["carry_pattern"], text.strip())):
