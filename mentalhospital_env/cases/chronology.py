@@ -763,4 +763,7 @@ def carried_list_label(sentence: str, carried: str | None, rules: dict[str, Any]
         label = None
     if heading and label is not None:
         return sentence, label + mark
-    return sentence, label if label and (sentence.rstrip().endswith(";") or not line_ends) else None
+    # (over the rest of its line only a label that is words alone: "Inpatient (3/14-3/17):" is a stay's dates, not a
+    # stop, and the fluoxetine started on that ward goes on, uw-017)
+    return sentence, label if label and (sentence.rstrip().endswith(";") or (
+        not line_ends and not re.search(r"\d", label))) else None
