@@ -737,7 +737,8 @@ def _record_pass(facts: list[Fact], ehr: EHR, texts: dict[str, str], sentences: 
     return out
 
 
-def carried_list_label(sentence: str, carried: str | None, rules: dict[str, Any]) -> tuple[str, str | None]:
+def carried_list_label(sentence: str, carried: str | None, rules: dict[str, Any],
+                       line_ends: bool = True) -> tuple[str, str | None]:
     """A medication list's label that says the medicines have stopped ("Stopped: benzhexol 5 mg bd 03-10/11; IM
     haloperidol + promethazine x 3; artemether-lumefantrine bd x 3/7", ``medicine_entry`` ``past_label_pattern`` /
     ``stopped_pattern``) is over every part of its list, not its first only: the parts after a semicolon are sentences
@@ -748,7 +749,12 @@ def carried_list_label(sentence: str, carried: str | None, rules: dict[str, Any]
     A label that stands alone as a heading ("Past / acute:" on its own line, the entries below it one a line, a GP
     medication screen) is over every sentence after it up to the next heading or label (stop 55, uw-028: the heading
     was over nothing, and a cream last issued two years before was told "I take clobetasol propionate"). A heading's
-    carry is marked at its end (``_HEADING``), so that it outlasts sentences without a semicolon."""
+    carry is marked at its end (``_HEADING``), so that it outlasts sentences without a semicolon.
+
+    A label inside a line is over the rest of its line (``line_ends`` False while the sentence has more of its line
+    after it): "Stopped: risperidone 2 mg (stopped by himself in March). Lorazepam PRN (ward only, 04/2026). Ibuprofen
+    (OTC) - advised to avoid with lithium." stops all three (stop 59, uw-031 was told "I take acetaminophen, lorazepam
+    and ibuprofen")."""
     mark = _HEADING
     heading = bool(carried and carried.endswith(mark))
     if carried and heading:
@@ -775,4 +781,7 @@ def carried_list_label(sentence: str, carried: str | None, rules: dict[str, Any]
         label = None
     if heading and label is not None:
         return sentence, label + mark
-    return sentence, label if label and sentence.rstrip().endswith(";") else None
+    # (over the rest of its line only a label that is words alone: "Inpatient (3/14-3/17):" is a stay's dates, not a
+    # stop, and the fluoxetine started on that ward goes on, uw-017)
+    return sentence, label if label and (sentence.rstrip().endswith(";") or (
+        not line_ends and not re.search(r"\d", label))) else None

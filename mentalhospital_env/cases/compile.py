@@ -2519,6 +2519,32 @@ def _allergy_entry(sentence: str, fid: str, data: dict[str, Any], sensitive: boo
     return out
 
 
+def _allergy_source_off(sentence: str, rules: dict[str, Any]) -> str:
+    """An allergy sentence without the chart's source label before its entry ("Polyclinic record: co-trimoxazole
+    (Bactrim) - rash, 2008." -> "Co-trimoxazole: rash, 2008."; ``allergy_entry`` ``source_label_pattern``): only where
+    what follows the label opens with a medicine, read as "Drug: reaction"; any other sentence as it is."""
+    label = re.match(rules["source_label_pattern"], sentence)
+    entry = re.match(rules["source_entry_pattern"], sentence[label.end():]) if label else None
+    if not entry or entry.group(1).lower() not in _medicine_words()[0]:
+        return sentence
+    return f"{entry.group(1)[:1].upper()}{entry.group(1)[1:]}: {entry.group(2)}"
+
+
+def _line_ends(text: str, sentences: list[str]) -> list[bool]:
+    """For each of ``text``'s sentences, whether its line ends with it (a new line, or the text's end, before the next
+    sentence); a sentence not found as written ends its line."""
+    ends, at = [], 0
+    for k, sentence in enumerate(sentences):
+        here = text.find(sentence, at)
+        if here < 0:
+            ends.append(True)
+            continue
+        at = here + len(sentence)
+        following = text.find(sentences[k + 1], at) if k + 1 < len(sentences) else -1
+        ends.append(following < 0 or "\n" in text[at:following])
+    return ends
+
+
 def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
                     has_sensitive_concept, relatives_named, record_topics, relatives=None) -> list[Fact]:
     facts: list[Fact] = []
@@ -2526,6 +2552,7 @@ def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
     lead: tuple[str, str | None, bool] | None = None  # the relative, its group, and whether the relative has died
     carry = False
     stop_label: str | None = None
+    line_ends = _line_ends(text, sentences)
     for n, sentence in enumerate(sentences, start + 1):
         # "Married to Ann for 40 years. Their son Tom ...": the couple's children are the patient's ("Our son Tom")
         # only when the patient's partner is named in this sentence or the one before, and not the parents
@@ -2538,6 +2565,7 @@ def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
             # is taken off and the rest read as the entry it is
             rest = re.sub(data["allergy_entry"]["heading_pattern"], "", sentence.strip(), flags=re.IGNORECASE)
             sentence = rest[:1].upper() + rest[1:] if rest and rest != sentence.strip() else sentence
+            sentence = _allergy_source_off(sentence, data["allergy_entry"])
         if section == "family_history" and n > start + 1 and (told := re.match(data["family_report_pronoun"]["pattern"], sentence.strip())):
             # "Mother: Margaret (68), ... 'aye been a worrier'. His wife adds (phone) that she has not been into the city
             # centre for twenty years" (uw-023): the pronoun is the relative of the entry before, never the teller
@@ -2588,7 +2616,8 @@ def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
                 lower = verb in ("had", "has had")
             sentence = f"{fam.group(1)[:1].upper()}{fam.group(1)[1:]} {verb} {body[:1].lower() if lower else body[:1]}{body[1:]}."
         if section == "medications":  # "Stopped: X; Y; Z." stops all three (chronology.carried_list_label)
-            sentence, stop_label = carried_list_label(sentence, stop_label, data["medicine_entry"])
+            sentence, stop_label = carried_list_label(sentence, stop_label, data["medicine_entry"],
+                                                      line_ends[n - start - 1])
         entry = _allergy_entry(sentence, f"{section}-{n}", data, has_sensitive_concept(sentence)) if section == "allergies" else None
         if entry:
             facts.extend(entry)
@@ -3300,7 +3329,12 @@ def _compile_one(fid, section, text, sex, names, data, tax, no_allergy,
         named = relatives_named(text)
         if named:
             relative = _relative_group(sorted(str(getattr(r, "kind", r)) for r in named)[0], tax)
-    if section == "allergies" and no_allergy.match(low):
+    if (section == "allergies" or "allergies" in topics) and re.search(
+            data["allergy_entry"]["record_process_pattern"], text.strip(), re.IGNORECASE):
+        # "...; reconciled 03/12/2026.", "allergy field reconciled with the polyclinic": the chart checked, no allergy
+        # of his (allergy_entry _source)
+        told = False
+    elif section == "allergies" and no_allergy.match(low):
         says, negative = data["no_allergy_says"], True
     elif section == "allergies" and (carry := re.match(data["allergy_entry"]["carry_pattern"], text.strip())):
         says = _finish(data["allergy_entry"]["carry_says"].format(item=carry.group(1)))  # "...; carries an EpiPen."
@@ -3634,9 +3668,12 @@ def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives
         framed = first_person(clean, section, sex)
         says = _quoted_as_said(text, framed, data)
         impersonal = True if says != framed else impersonal  # his own words as he said them ("Nothing feels shiok any more.")
-    if says and not (section == "medications" and re.fullmatch(r"(?:I (?:take|used to take|haven't taken) [^.]+\.\s*)+", says)):
+    listed = section == "medications" and bool(says) and bool(
+        re.fullmatch(r"(?:I (?:take|used to take|haven't taken) [^.]+\.\s*)+", says))
+    if says and not listed:
         # (a medication list's own frame, "I take A, B and C.", is built whole by _medicines: the parser's reading of
-        # drug names after "I take" is no agreement to repair)
+        # drug names after "I take" is no agreement to repair, nor a verb to gate: "I take lithium carbonate capsules."
+        # tagged "capsules" a verb without a subject and uw-031's lithium went untold, stop 59)
         says = _repair(says, section, data) or None
     if says and section != "family_history":
         says = _relatives_as_patient(says, relatives)  # "Helen knew I was moody" -> "My mum knew ..."
@@ -3644,7 +3681,7 @@ def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives
         says = _whole(says, section, person, data, cut)
     if says:
         says = _spoken_shape(says, section, data)
-    if says:
+    if says and not listed:
         says = _gate(says, section, data)
     if not says or not _speakable(says, section, person, data, impersonal):
         return None
@@ -4381,8 +4418,11 @@ def _stopped_medicines(record_text: str, data: dict[str, Any]) -> frozenset[str]
     stops = set(rules["stop_verb_lemmas"])
     starts = set(rules["start_verb_lemmas"])
     off_verbs = set(rules["off_verb_lemmas"])
-    lines = [ln for ln in record_text.split("\n")
-             if any(w in names for w in re.findall(r"[a-z][a-z-]{3,}", ln.lower()))]
+    # each line read a semicolon part at a time: a stop in one entry's aside stops no medicine of the entry before it
+    # ("Medication: escitalopram since 02/06/2026 (5 then 10, 15 and 20 mg); zolpidem ... (used nightly with beer,
+    # stopped)" stopped uw-032's escitalopram, which he takes now)
+    lines = [part for ln in record_text.split("\n") for part in _semicolon_parts(ln)
+             if any(w in names for w in re.findall(r"[a-z][a-z-]{3,}", part.lower()))]
     if not lines:
         return frozenset()
 
@@ -4425,7 +4465,8 @@ def _stopped_medicines(record_text: str, data: dict[str, Any]) -> frozenset[str]
         for t in doc:
             lemma = t.lemma_.lower()
             negated = any(c.dep_ == "neg" for c in t.children)
-            if (lemma in stops and not negated) or (lemma in off_verbs and any(c.lower_ == "off" for c in t.children)):
+            if ((lemma in stops and not negated) or (lemma in off_verbs and any(c.lower_ == "off" for c in t.children))) \
+                    and _stop_done(t, rules):
                 for m in objects(t):
                     last_stop[m] = (n, t.i)
             elif lemma == "take" and negated and any(c.lower_ == "since" for c in t.children):
@@ -4435,6 +4476,15 @@ def _stopped_medicines(record_text: str, data: dict[str, Any]) -> frozenset[str]
                 for m in objects(t):
                     last_start[m] = (n, t.i)  # a past start; never a plan ("increase to 10 mg", "after restarting")
     return frozenset(m for m, at in last_stop.items() if at > last_start.get(m, (-1, -1)))
+
+
+def _stop_done(verb: Any, rules: dict[str, Any]) -> bool:
+    """Whether a stop verb says a stop that happened (``stop_verb_tags``: "zolpidem stopped today", "came off it",
+    "Stop sertraline." as a plan's order), never one planned or feared: "plans to stop lithium", "intention to stop
+    lithium after exams", "Risks now: stopping lithium abruptly" (uw-031: his lithium, taken now, was told as stopped)."""
+    if verb.tag_ in rules["stop_verb_tags"]:
+        return True
+    return verb.tag_ == "VB" and verb.dep_ == "ROOT" and not any(c.dep_ in ("aux", "mark") for c in verb.children)
 
 
 def _medicines(text: str, data: dict[str, Any], clean: str | None = None) -> str | None:
