@@ -4,7 +4,10 @@ A phrase of an action inside words that name something else ('alcohol abuse' is 
 asleep' no falls; 'her daughter will drive her to clinic' no driving advice; 'previous admission' no disposition)
 now names no action (critical_actions.json 'not_action_phrases'); 'social services' or 'social worker' is a
 safeguarding step only when the plan contacts them (refers, informs, checks with ...) and not about housing or
-benefits ('social services liaison' was read as a safeguarding referral). Each near miss is paired with the step a
+benefits ('social services liaison about housing' was read as a safeguarding referral; a plain 'social services
+liaison' is liaising with them, as 'liaise with social services' is, and counts: the frozen suites' reference plans for
+conduct disorder say 'Education and social services liaison.', a looked-after child's among them, stop 59's
+integration). Each near miss is paired with the step a
 consultant accepts, which still passes.
 """
 
@@ -39,7 +42,6 @@ NEAR_MISSES = [
     ("child", "safeguarding", "Her social worker for the benefit claim to send the forms. Review in 4 weeks."),
     ("drinking_parent", "safeguarding", "Alcohol abuse treatment after detox. Thiamine. Assisted withdrawal. Risk management plan."),
     ("drinking_parent", "safeguarding", "Social services for housing. Thiamine. Assisted withdrawal. Risk management plan."),
-    ("exploited", "safeguarding_referral", "Social services liaison. Parents and school involved. Missing episodes reported to police. Risk management plan."),
     ("exploited", "safeguarding_referral", "His social worker for the benefit claim to send the forms. Parents involved. Missing episodes reported. Police informed."),
     ("exploited", "police_involvement", "The police brought him in last night. Safeguarding referral. Parents involved. Missing episodes reported. Risk management plan."),
     ("gas", "gas_safety", "She vents her feelings in group therapy. Sertraline 50 mg. Review in 2 weeks. Smoke alarm checked."),
