@@ -47,7 +47,7 @@ def split_sentences(text: str) -> list[str]:
     text = re.sub(r"[ \t]+(?=\n)|(?<=\n)[ \t]+", "", text)
     for line in re.split(r"(?<![a-z,;])[ \t]*\n\s*|[ \t]*\n\s*(?![a-z])", text):
         if line.strip():
-            out.extend(part for s in _derived_sentences(line) for part in _QUOTED_UTTERANCES.split(s))
+            out.extend(part for s in _derived_sentences(line) for part in _utterances(s))
     return out
 
 
@@ -56,6 +56,26 @@ def split_sentences(text: str) -> list[str]:
 # the writer's words after a quotation, read over uw-030, cut a nurse's sentences from their quotes: "Mum's shopping
 # list still on the fridge" was said "I've had mum's shopping list ...")
 _QUOTED_UTTERANCES = re.compile(r"(?<=[.!?]['\u2019\u201d])\s+(?=['\u2018\u201c][A-Z])")
+# ... unless the first is introduced by someone who says it ("He says: 'She won't be on her own with him ...' 'She asks me
+# twenty times a night ...'", uw-022's husband): split there, his later quotations lost their speaker and were said as
+# hers ("I ask me twenty times a night ...", "I'm a brilliant mother, she just doesn't see it.", stop 59's integration)
+_QUOTE_SPEAKER = re.compile(r"\b(?:says|said|adds|added|tells \w+|told \w+|reports|reported|explains|explained)\s*:?\s*['\u2018\u201c]",
+                            re.IGNORECASE)
+
+
+# (nor where the first part only closes a quotation opened in an earlier sentence, whose speaker it does not name: "She's
+# a brilliant mother, she just doesn't see it.' 'She asks me ...'" is the second sentence of the husband's quotation)
+_OPENS_QUOTE = re.compile(r"(?:^|[\s(:;,\-\u2013])['\u2018\u201c](?=\w)")
+
+
+def _utterances(sentence: str) -> list[str]:
+    """A sentence's quoted utterances, each its own sentence where they follow one another (:data:`_QUOTED_UTTERANCES`);
+    a run of quotations introduced by its speaker ('He says: ...'), or continuing one opened before, stays whole."""
+    parts = _QUOTED_UTTERANCES.split(sentence)
+    if len(parts) > 1 and (not _OPENS_QUOTE.search(parts[0]) or _QUOTE_SPEAKER.search(parts[0]) or others_account(parts[0])
+                           or _named_quote(parts[0]) or _others_words_patterns()[0].search(parts[0])):
+        return [sentence]
+    return parts
 from .model import EHR, Fact
 from .chronology import carried_list_label, encounter_pass, read_date, record_moment
 
