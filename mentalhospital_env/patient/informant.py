@@ -200,17 +200,14 @@ class Informant:
             # out by the key worker was no one's speech ("Consultant outpatient review 4 December 2026, with me, on
             # sertraline 100 mg.", uw-030); the medicines and allergies are read as the chart has them
             return self._of_him(said)
-        if section == "medications" and said and re.match(r"I used to take\b", said):
-            # a chart's list of medicines stopped ("Stopped: sertraline (February 2026); duloxetine (June 2026); ...")
-            # read out as it stands was said as what she takes now (uw-033's daughter, stop 59): the patient's own
-            # rendering, "I used to take sertraline, duloxetine ...", is said of her ("She used to take ...")
-            third = _third_person(said, self.sex)
-            return third[:1].upper() + third[1:]
-        if section == "allergies" and said and not re.match(r"^No\b", said):
+        if said and ((section == "allergies" and not re.match(r"^No\b", said))
+                     or (section == "medications" and re.match(r"I used to take\b", said))):
             # the chart's entry "Penicillin: widespread itchy blotchy rash on day 5 of a course of amoxicillin ...,
-            # recorded by the GP as penicillin allergy" was read out by uw-011's mother; ``said``, the patient's
-            # own rendering of the entry ("I'm allergic to penicillin, it gave me a ... rash"), is hers in the
-            # third person ("He's allergic to penicillin, it gave him ...")
+            # recorded by the GP as penicillin allergy" was read out by uw-011's mother, and a list of medicines
+            # stopped ("Stopped: sertraline (February 2026); duloxetine (June 2026); ...") as what she takes now
+            # (uw-033's daughter, stop 59); ``said``, the patient's own rendering of the entry ("I'm allergic to
+            # penicillin, it gave me a ... rash", "I used to take sertraline, duloxetine ..."), is hers in the third
+            # person ("He's allergic to penicillin, it gave him ...", "She used to take ...")
             third = _third_person(said, self.sex)
             return third[:1].upper() + third[1:]
         own_words = dict(_RELATIONS).get(self.relation, ())
