@@ -6,9 +6,10 @@ one on a walk-in text with findings as an interview would have left them, :func:
 writes (note, diagnosis, treatment), :func:`codes` the codes of a written diagnosis in order.
 A whole encounter on a bundled case (shared by the clinician and scripted tests of stops 55-57): :func:`played`
 plays the scripted clinician through the environment (40 turns, seed 0) and returns the episode's chart, once per
-case and suite in a test process. An encounter with a companion (shared by test_scripted_s57_informant.py and
-test_informant_s58_corrects.py): :func:`interview` drives the clinician from a walk-in against canned replies, the
-companion's labelled as theirs, and returns every question asked.
+case and suite in a test process. An encounter against canned replies (shared by test_clinician_s37.py, test_scripted_s57_informant.py and
+test_informant_s58_corrects.py): :func:`interview` drives the clinician from a walk-in, a companion's replies
+labelled as theirs, and returns the doctor and every turn. Seven replies of a depression with a mood-congruent
+voice (:data:`PSYCHOTIC_DEPRESSION`, shared by test_scripted_s40.py and test_clinician_s59_ward_follow_up.py).
 """
 
 from __future__ import annotations
@@ -18,6 +19,16 @@ import re
 from collections.abc import Callable
 
 from mentalhospital_env.agents.scripted import ScriptedClinician
+
+PSYCHOTIC_DEPRESSION = (
+    "Patient: I feel low and empty all day, every day.",
+    "Patient: I can't enjoy anything any more.",
+    "Patient: I wake at four every morning.",
+    "Patient: I'm exhausted all the time, no energy.",
+    "Patient: I've lost my appetite and two stone in weight.",
+    "Patient: I feel worthless and guilty about everything.",
+    "Patient: I hear a voice telling me I'm wicked and deserve to be punished.",
+)
 
 
 def start(text: str, budget: int = 40) -> ScriptedClinician:
@@ -53,24 +64,26 @@ def codes(diagnosis: str) -> list[str]:
     return re.findall(r"\d\. ([A-Z]\d{2}(?:\.\d+)?)", diagnosis)
 
 
-def interview(walk_in: str, reply: Callable[[str], str], companion: str, budget: int = 40) -> list[str]:
-    """Every question the clinician asks in an encounter opened by ``walk_in``: each is answered by ``reply``,
-    labelled ``companion`` (as the environment labels the relative present: "Mother (Rosa)") where the question
-    was put to them ('A question for his mother: ...'), else "Patient"."""
+def interview(walk_in: str, reply: Callable[[str], str], companion: str | None = None,
+              budget: int = 40) -> tuple[ScriptedClinician, list[tuple[str, str]]]:
+    """An encounter opened by ``walk_in`` to its end: the doctor and every turn (the question asked, the text that
+    answered it). Each question is answered by ``reply``, labelled ``companion`` (as the environment labels the
+    relative present: "Mother (Rosa)") where it was put to them ('A question for his mother: ...'), else
+    "Patient"."""
     doctor = ScriptedClinician()
     info = {"turn_budget": budget}
     doctor.reset({"text": walk_in}, info)
-    asked: list[str] = []
+    turns: list[tuple[str, str]] = []
     text = walk_in
     for _ in range(budget):
         out = doctor.act({"text": text}, dict(info, allowed_actions=["ask", "order_exams"]))
         m = re.fullmatch(r"<ask>(.*)</ask>", out, re.DOTALL)
         if not m:
             break
-        asked.append(m.group(1))
-        to_companion = re.search(r"question for (?:his|her|their) ", m.group(1)) is not None
+        to_companion = companion is not None and re.search(r"question for (?:his|her|their) ", m.group(1)) is not None
         text = (f"{companion}: " if to_companion else "Patient: ") + reply(m.group(1))
-    return asked
+        turns.append((m.group(1), text))
+    return doctor, turns
 
 
 @functools.lru_cache(maxsize=None)

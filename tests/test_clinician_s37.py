@@ -8,11 +8,11 @@ and plan it writes from findings set as an interview would have left them."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from mentalhospital_env.agents.scripted import ScriptedClinician
 from scripted_encounters import codes as _codes
+from scripted_encounters import interview
 from scripted_encounters import with_findings as _doctor
 from scripted_encounters import write as _write
 
@@ -23,19 +23,7 @@ FAMILY_MENTAL = "Has anyone in your family had problems with their mental health
 
 def _interview(walk_in: str, reply: Callable[[str], str], budget: int = 60) -> tuple[ScriptedClinician, list[tuple[str, str]]]:
     """An interview to its end against ``reply`` (the patient's answer to each question): the doctor and the turns."""
-    doctor = ScriptedClinician()
-    info = {"turn_budget": budget}
-    doctor.reset({"text": walk_in}, info)
-    turns: list[tuple[str, str]] = []
-    text = walk_in
-    for _ in range(budget):
-        out = doctor.act({"text": text}, dict(info, allowed_actions=["ask", "order_exams"]))
-        m = re.fullmatch(r"<ask>(.*)</ask>", out, re.DOTALL)
-        if not m:
-            break
-        text = "Patient: " + reply(m.group(1))
-        turns.append((m.group(1), text))
-    return doctor, turns
+    return interview(walk_in, reply, budget=budget)
 
 
 def _family(name: str) -> str:

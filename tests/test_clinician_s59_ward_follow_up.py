@@ -4,23 +4,13 @@ who goes home is reviewed in the community within days; a patient on the ward ke
 
 from __future__ import annotations
 
+from scripted_encounters import PSYCHOTIC_DEPRESSION, start
 from scripted_encounters import ask as _ask
-from scripted_encounters import start
-
-_REPLIES = [
-    "Patient: I feel low and empty all day, every day.",
-    "Patient: I can't enjoy anything any more.",
-    "Patient: I wake at four every morning.",
-    "Patient: I'm exhausted all the time, no energy.",
-    "Patient: I've lost my appetite and two stone in weight.",
-    "Patient: I feel worthless and guilty about everything.",
-    "Patient: I hear a voice telling me I'm wicked and deserve to be punished.",
-]
 
 
 def _plan(walk_in: str) -> str:
     doctor = start(walk_in)
-    for reply in _REPLIES:
+    for reply in PSYCHOTIC_DEPRESSION:
         _ask(doctor, reply)
     assert doctor._leading()[0][0].code.startswith("F32.3"), [(h.code, s) for h, s in doctor._leading()]
     return doctor._plan()

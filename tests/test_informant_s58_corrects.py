@@ -13,13 +13,12 @@ import json
 import re
 
 import pytest
-
 from mentalhospital_env.agents.scripted import ScriptedClinician
+
 from mentalhospital_env.cases import load_case
 from mentalhospital_env.hospital.encounter import walk_in_text
-
-from tests.scripted_encounters import interview
 from mentalhospital_env.patient import make_patient
+from tests.scripted_encounters import interview
 
 RECORD = {
     "case_id": "s58-corrects",
@@ -82,7 +81,7 @@ def test_the_walk_in_says_she_gives_the_history(case) -> None:
 
 
 def _interview(walk_in: str, reply, budget: int = 40) -> list[str]:
-    return interview(walk_in, reply, "Mother (Rosa)", budget)
+    return [question for question, _ in interview(walk_in, reply, "Mother (Rosa)", budget)[1]]
 
 
 def test_a_harm_question_he_will_not_answer_is_asked_of_her() -> None:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
+from scripted_encounters import PSYCHOTIC_DEPRESSION, start
 from scripted_encounters import ask as _ask
-from scripted_encounters import start
 
 
 def _doctor(text="Outpatient clinic. A 22-year-old man is here to see you, accompanied by his mother.", budget=40):
@@ -90,15 +90,7 @@ def test_voices_and_a_persecutor_beside_flatness_lead_as_a_psychosis_not_a_psych
 
 def test_a_full_depressive_episode_with_voices_stays_a_psychotic_depression():
     doctor = _doctor("Outpatient clinic. A 58-year-old woman is here to see you, alone.")
-    for reply in [
-        "Patient: I feel low and empty all day, every day.",
-        "Patient: I can't enjoy anything any more.",
-        "Patient: I wake at four every morning.",
-        "Patient: I'm exhausted all the time, no energy.",
-        "Patient: I've lost my appetite and two stone in weight.",
-        "Patient: I feel worthless and guilty about everything.",
-        "Patient: I hear a voice telling me I'm wicked and deserve to be punished.",
-    ]:
+    for reply in PSYCHOTIC_DEPRESSION:
         _ask(doctor, reply)
     assert doctor._mood_groups_heard("F32") >= 4
     lead = doctor._leading()

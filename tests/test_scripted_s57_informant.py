@@ -15,7 +15,6 @@ import pytest
 
 from mentalhospital_env.cases import load_case
 from mentalhospital_env.hospital.encounter import walk_in_text
-
 from tests.scripted_encounters import interview
 
 UNSEEN = Path(__file__).resolve().parents[1] / "benchmarks/data/patient_exam/unseen"
@@ -27,7 +26,7 @@ RISK = ("life is not worth living", "hurt themselves", "end your life", "harm yo
 
 
 def _interview(walk_in: str, reply, budget: int = 40) -> list[str]:
-    return interview(walk_in, reply, "Carer (Dean)", budget)
+    return [question for question, _ in interview(walk_in, reply, "Carer (Dean)", budget)[1]]
 
 
 @pytest.mark.parametrize("record, says", [
