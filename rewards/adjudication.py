@@ -819,7 +819,23 @@ def _quantities(text: str) -> frozenset[tuple[float, str]]:
     pattern, table = _shorthand_rates()
     if pattern is not None:
         text = pattern.sub(lambda m: table[m.group().strip().lower()], text)
+    skipped = _skipped_after_count()
+    if skipped is not None:
+        text = skipped.sub(r"\1", text)
     return quantities(text)
+
+
+@lru_cache(maxsize=1)
+def _skipped_after_count() -> re.Pattern | None:
+    """contrasts.json's ``spoken_amounts.skipped_after_count``: a word between a count and what it counts ("three
+    previous admissions"), as one pattern of the word (and the space before it) straight after a number in digits or
+    in words, so that the count is read as one of the thing counted."""
+    words = _contrasts_json().get("spoken_amounts", {}).get("skipped_after_count", {}).get("words", ())
+    if not words:
+        return None
+    numbers = sorted({p[-1] for p, _ in load_cues().number_words if p and p[-1].isalpha()}, key=len, reverse=True)
+    count = r"(\d|\b(?:" + "|".join(re.escape(n) for n in numbers) + r"))"
+    return re.compile(count + r"\s+(?:" + "|".join(re.escape(w) for w in words) + r")\b", re.IGNORECASE)
 
 
 @lru_cache(maxsize=1)
