@@ -1932,6 +1932,48 @@ def contrary_clash(checkpoint: str, output: str) -> str | None:
     return None if n is None else f"opposite meaning ({_contrast_about(n)})"
 
 
+@lru_cache(maxsize=1)
+def _habit_groups() -> frozenset[int]:
+    """The contraries (by number) whose first side's object said as done by habit is their second side
+    (contrasts.json's ``habit_is_other_side``: the avoidance contrary)."""
+    return frozenset(n for n, g in enumerate(_contrasts_json()["contraries"]) if g.get("habit_is_other_side"))
+
+
+def habit_against_avoidance(checkpoint: str, output: str) -> str | None:
+    """When the checkpoint says it avoids something (a first side of a contrary with ``habit_is_other_side``) and the
+    output says that thing done by habit, weekly or more often, with no flip cue, avoidance, inability or finding of
+    its own in it: "avoids the cinema" against "we go to the cinema every Friday". The thing is a content word both
+    statements hold, other than the avoidance phrase's own."""
+    groups = _habit_groups()
+    if not groups:
+        return None
+    c_sides = contrary_sides(checkpoint)
+    avoided = [n for n, side in c_sides if side == "a" and n in groups and (n, "b") not in c_sides]
+    if not avoided:
+        return None
+    o_freq, _ = amount_levels(output)
+    if o_freq is None or o_freq[0] < 4 or contrary_sides(output) & {(n, s) for n in avoided for s in "ab"}:
+        return None
+    o_clauses = _clauses(output)
+    flips = _contrasts()[1]
+    if any(find_phrases(clause, flips) for clause in o_clauses):
+        return None
+    if _inability_words().intersection(tokenize(output)) or (
+        read_statement(output).concept_ids - read_statement(checkpoint).concept_ids
+    ):
+        # a finding beside the habit ("the crowds every Saturday make me panic") may be what the avoidance is of
+        return None
+    o_stems = {t for clause in o_clauses for t in clause}
+    contraries = _contrasts()[0]
+    side_stems = {t for n in avoided for phrase in contraries[n][0] for t in phrase}
+    function_words = load_cues().function_words
+    c_stems = {t for clause in _clauses(checkpoint) for t in clause}
+    shared = {t for t in c_stems & o_stems if t not in side_stems and t not in function_words and t[:1].isalpha()}
+    if not shared:
+        return None
+    return f"opposite meaning (avoided, against done by habit: {sorted(shared)[0]!r})"
+
+
 def _other_pole_only(c_sides, sides_of, output: str) -> int | None:
     """The pair (a direction or a contrary, by its number) of which the checkpoint says only one pole and the output
     only the other; None when there is none (the output is read only when the checkpoint says a pole)."""
@@ -2174,6 +2216,7 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
     return (
         _reading_conflict(checkpoint, output)
         or contrary_clash(checkpoint, output)
+        or habit_against_avoidance(checkpoint, output)
         or amount_level_clash(checkpoint, output)
         or when_clash(checkpoint, output)
         or condition_clash(checkpoint, output)
