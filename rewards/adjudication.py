@@ -1016,6 +1016,31 @@ def _daily_totals(amounts: frozenset, other: frozenset) -> frozenset:
     return (amounts - {doses[0]}) | {(value * times[0], f"{unit}/day")}
 
 
+# a range written between two numbers ("55-65 units", "4 to 6 pints"); not a date's or a score's parts
+_WRITTEN_RANGE = re.compile(r"(?<![\d/.])(\d+(?:\.\d+)?)\s*(?:-|\u2013|to)\s*(\d+(?:\.\d+)?)(?![\d/])")
+
+
+@lru_cache(maxsize=memo_size(65536))
+def _written_ranges(text: str) -> frozenset[tuple[float, float]]:
+    """The ranges a statement writes in digits, lowest first ("about 55-65 units a week" is (55, 65))."""
+    out = set()
+    for m in _WRITTEN_RANGE.finditer(text):
+        lo, hi = float(m.group(1)), float(m.group(2))
+        if lo < hi:
+            out.add((lo, hi))
+    return frozenset(out)
+
+
+def _within_range(c_values: set, o_values: set, c_ranges: frozenset, o_ranges: frozenset) -> bool:
+    """Whether a value one statement says lies inside a range the other writes, both ends of which are its values of
+    the same unit ("about 60 units a week" inside "55-65 units a week")."""
+    for values, ranges, others in ((c_values, c_ranges, o_values), (o_values, o_ranges, c_values)):
+        for lo, hi in ranges:
+            if lo in values and hi in values and any(lo <= v <= hi for v in others):
+                return True
+    return False
+
+
 def _amounts_differ(
     c_amounts: frozenset, o_amounts: frozenset, c_text: str = "", o_text: str = ""
 ) -> str | None:
@@ -1051,8 +1076,11 @@ def _amounts_differ(
     if bare(o_amounts):
         o_amounts = frozenset((v, c_units.get(u, u)) for v, u in o_amounts)
 
+    c_ranges, o_ranges = _written_ranges(c_text), _written_ranges(o_text)
     for unit in {base(u) for _, u in c_amounts} & {base(u) for _, u in o_amounts}:
-        if not {v for v, u in c_amounts if base(u) == unit} & {v for v, u in o_amounts if base(u) == unit}:
+        c_values = {v for v, u in c_amounts if base(u) == unit}
+        o_values = {v for v, u in o_amounts if base(u) == unit}
+        if not c_values & o_values and not _within_range(c_values, o_values, c_ranges, o_ranges):
             return f"quantity differs in {unit!r}"
         c_rates = {(v, u) for v, u in c_amounts if base(u) == unit and "/" in u}
         o_rates = {(v, u) for v, u in o_amounts if base(u) == unit and "/" in u}
