@@ -2427,6 +2427,10 @@ def _reading_conflict(checkpoint: str, output: str) -> str | None:
                     # regular", which denies amenorrhoea as "Periods regular." does)
                     continue
                 return f"negation differs on {cw.stem!r}"
+            if cw.stem in _undirected_dates() or cw.stem[:1].isdigit():
+                # a date read as denied in one statement only: the denial and the date may be in different clauses
+                shared -= weight
+                continue
             negation_clash += weight
         elif not any(ow.subject == cw.subject for ow in found):
             if cw.concept_id is None and (cw.stem in when or cw.stem[:1].isdigit()):
@@ -3234,6 +3238,13 @@ def amount_stems_carried(checkpoint: str, output: str) -> frozenset[str]:
     out = {word_key(stem(unit.partition("/")[0])) for _, unit in c_amounts}
     out |= {w.stem for w in read_statement(checkpoint).words if w.stem[:1].isdigit() or w.stem in numbers}
     return frozenset(out)
+
+
+@lru_cache(maxsize=1)
+def _undirected_dates() -> frozenset[str]:
+    """contrasts.json's ``dates_without_polarity``: the stems of words that only date, which cast no vote on negation
+    where the two statements read them differently."""
+    return frozenset(stem(w) for w in _contrasts_json().get("dates_without_polarity", {}).get("words", ()))
 
 
 @lru_cache(maxsize=1)
