@@ -2427,8 +2427,9 @@ def _reading_conflict(checkpoint: str, output: str) -> str | None:
                     # regular", which denies amenorrhoea as "Periods regular." does)
                     continue
                 return f"negation differs on {cw.stem!r}"
-            if cw.stem in _undirected_dates() or cw.stem[:1].isdigit():
-                # a date read as denied in one statement only: the denial and the date may be in different clauses
+            if _date_bounds_denial(cw.stem, checkpoint if cw.negated else output):
+                # a date that bounds a denial ("no falls since June") read as said in the other statement ("not had a
+                # fall since that one in June"): the denial and the date stand in different clauses
                 shared -= weight
                 continue
             negation_clash += weight
@@ -3241,10 +3242,30 @@ def amount_stems_carried(checkpoint: str, output: str) -> frozenset[str]:
 
 
 @lru_cache(maxsize=1)
-def _undirected_dates() -> frozenset[str]:
-    """contrasts.json's ``dates_without_polarity``: the stems of words that only date, which cast no vote on negation
-    where the two statements read them differently."""
-    return frozenset(stem(w) for w in _contrasts_json().get("dates_without_polarity", {}).get("words", ()))
+def _undirected_dates() -> tuple[frozenset[str], frozenset[str]]:
+    """contrasts.json's ``dates_without_polarity``: the stems of words that only date, and the words before one that
+    make it bound a denial ("since", "beyond")."""
+    block = _contrasts_json().get("dates_without_polarity", {})
+    return frozenset(stem(w) for w in block.get("words", ())), frozenset(block.get("bounds", ()))
+
+
+def _date_bounds_denial(word_stem: str, denying: str) -> bool:
+    """Whether ``word_stem`` only dates (a month, a day, a number in digits) and, in the statement that denies
+    (``denying``), bounds the denial: straight after a bound word, a "the" or "last" between ("since June 2026",
+    "beyond tonight")."""
+    dates, bounds = _undirected_dates()
+    if word_stem not in dates and not word_stem[:1].isdigit():
+        return False
+    tokens = tokenize(denying.lower())
+    for j, token in enumerate(tokens):
+        if stem(token) != word_stem:
+            continue
+        k = j - 1
+        if k >= 0 and tokens[k] in ("the", "last"):
+            k -= 1
+        if k >= 0 and tokens[k] in bounds:
+            return True
+    return False
 
 
 @lru_cache(maxsize=1)

@@ -4,8 +4,9 @@
 promise his safety beyond tonight' against 'The kids would stop me tonight, but next week... I can't promise you':
 the shared date ('June', 'tonight') was read as denied in one statement and said in the other (the denial and the
 date stand in different clauses), and with one other shared word that was half the vote. A word that only dates
-(contrasts.json's dates_without_polarity, and numbers in digits) read differently now casts no vote; the finding's
-own words still do. The sentences below are written apart from the pair sets.
+(contrasts.json's dates_without_polarity, and numbers in digits) read differently now casts no vote where it bounds
+the denial ('since June', 'beyond tonight'); a date that is itself denied ('never at weekends') and the finding's own
+words still do. The sentences below are written apart from the pair sets.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ def test_a_denial_dated_in_another_clause_is_credited(matcher, checkpoint, outpu
     [
         ("No seizures since March 2025.", "I had a seizure in March and another last week."),
         ("No cannabis since September.", "I smoked some cannabis in September at the festival."),
+        # a date that is itself denied still votes
+        ("Headaches on school days, never at weekends.", "My head hurts at the weekends too."),
     ],
 )
 def test_the_finding_said_against_its_denial_is_not(matcher, checkpoint, output):
