@@ -819,7 +819,23 @@ def _quantities(text: str) -> frozenset[tuple[float, str]]:
     pattern, table = _shorthand_rates()
     if pattern is not None:
         text = pattern.sub(lambda m: table[m.group().strip().lower()], text)
+    skipped = _skipped_after_count()
+    if skipped is not None:
+        text = skipped.sub(r"\1", text)
     return quantities(text)
+
+
+@lru_cache(maxsize=1)
+def _skipped_after_count() -> re.Pattern | None:
+    """contrasts.json's ``spoken_amounts.skipped_after_count``: a word between a count and what it counts ("three
+    previous admissions"), as one pattern of the word (and the space before it) straight after a number in digits or
+    in words, so that the count is read as one of the thing counted."""
+    words = _contrasts_json().get("spoken_amounts", {}).get("skipped_after_count", {}).get("words", ())
+    if not words:
+        return None
+    numbers = sorted({p[-1] for p, _ in load_cues().number_words if p and p[-1].isalpha()}, key=len, reverse=True)
+    count = r"(\d|\b(?:" + "|".join(re.escape(n) for n in numbers) + r"))"
+    return re.compile(count + r"\s+(?:" + "|".join(re.escape(w) for w in words) + r")\b", re.IGNORECASE)
 
 
 @lru_cache(maxsize=1)
@@ -1000,6 +1016,31 @@ def _daily_totals(amounts: frozenset, other: frozenset) -> frozenset:
     return (amounts - {doses[0]}) | {(value * times[0], f"{unit}/day")}
 
 
+# a range written between two numbers ("55-65 units", "4 to 6 pints"); not a date's or a score's parts
+_WRITTEN_RANGE = re.compile(r"(?<![\d/.])(\d+(?:\.\d+)?)\s*(?:-|\u2013|to)\s*(\d+(?:\.\d+)?)(?![\d/])")
+
+
+@lru_cache(maxsize=memo_size(65536))
+def _written_ranges(text: str) -> frozenset[tuple[float, float]]:
+    """The ranges a statement writes in digits, lowest first ("about 55-65 units a week" is (55, 65))."""
+    out = set()
+    for m in _WRITTEN_RANGE.finditer(text):
+        lo, hi = float(m.group(1)), float(m.group(2))
+        if lo < hi:
+            out.add((lo, hi))
+    return frozenset(out)
+
+
+def _within_range(c_values: set, o_values: set, c_ranges: frozenset, o_ranges: frozenset) -> bool:
+    """Whether a value one statement says lies inside a range the other writes, both ends of which are its values of
+    the same unit ("about 60 units a week" inside "55-65 units a week")."""
+    for values, ranges, others in ((c_values, c_ranges, o_values), (o_values, o_ranges, c_values)):
+        for lo, hi in ranges:
+            if lo in values and hi in values and any(lo <= v <= hi for v in others):
+                return True
+    return False
+
+
 def _amounts_differ(
     c_amounts: frozenset, o_amounts: frozenset, c_text: str = "", o_text: str = ""
 ) -> str | None:
@@ -1035,8 +1076,11 @@ def _amounts_differ(
     if bare(o_amounts):
         o_amounts = frozenset((v, c_units.get(u, u)) for v, u in o_amounts)
 
+    c_ranges, o_ranges = _written_ranges(c_text), _written_ranges(o_text)
     for unit in {base(u) for _, u in c_amounts} & {base(u) for _, u in o_amounts}:
-        if not {v for v, u in c_amounts if base(u) == unit} & {v for v, u in o_amounts if base(u) == unit}:
+        c_values = {v for v, u in c_amounts if base(u) == unit}
+        o_values = {v for v, u in o_amounts if base(u) == unit}
+        if not c_values & o_values and not _within_range(c_values, o_values, c_ranges, o_ranges):
             return f"quantity differs in {unit!r}"
         c_rates = {(v, u) for v, u in c_amounts if base(u) == unit and "/" in u}
         o_rates = {(v, u) for v, u in o_amounts if base(u) == unit and "/" in u}
@@ -1916,6 +1960,48 @@ def contrary_clash(checkpoint: str, output: str) -> str | None:
     return None if n is None else f"opposite meaning ({_contrast_about(n)})"
 
 
+@lru_cache(maxsize=1)
+def _habit_groups() -> frozenset[int]:
+    """The contraries (by number) whose first side's object said as done by habit is their second side
+    (contrasts.json's ``habit_is_other_side``: the avoidance contrary)."""
+    return frozenset(n for n, g in enumerate(_contrasts_json()["contraries"]) if g.get("habit_is_other_side"))
+
+
+def habit_against_avoidance(checkpoint: str, output: str) -> str | None:
+    """When the checkpoint says it avoids something (a first side of a contrary with ``habit_is_other_side``) and the
+    output says that thing done by habit, weekly or more often, with no flip cue, avoidance, inability or finding of
+    its own in it: "avoids the cinema" against "we go to the cinema every Friday". The thing is a content word both
+    statements hold, other than the avoidance phrase's own."""
+    groups = _habit_groups()
+    if not groups:
+        return None
+    c_sides = contrary_sides(checkpoint)
+    avoided = [n for n, side in c_sides if side == "a" and n in groups and (n, "b") not in c_sides]
+    if not avoided:
+        return None
+    o_freq, _ = amount_levels(output)
+    if o_freq is None or o_freq[0] < 4 or contrary_sides(output) & {(n, s) for n in avoided for s in "ab"}:
+        return None
+    o_clauses = _clauses(output)
+    flips = _contrasts()[1]
+    if any(find_phrases(clause, flips) for clause in o_clauses):
+        return None
+    if _inability_words().intersection(tokenize(output)) or (
+        read_statement(output).concept_ids - read_statement(checkpoint).concept_ids
+    ):
+        # a finding beside the habit ("the crowds every Saturday make me panic") may be what the avoidance is of
+        return None
+    o_stems = {t for clause in o_clauses for t in clause}
+    contraries = _contrasts()[0]
+    side_stems = {t for n in avoided for phrase in contraries[n][0] for t in phrase}
+    function_words = load_cues().function_words
+    c_stems = {t for clause in _clauses(checkpoint) for t in clause}
+    shared = {t for t in c_stems & o_stems if t not in side_stems and t not in function_words and t[:1].isalpha()}
+    if not shared:
+        return None
+    return f"opposite meaning (avoided, against done by habit: {sorted(shared)[0]!r})"
+
+
 def _other_pole_only(c_sides, sides_of, output: str) -> int | None:
     """The pair (a direction or a contrary, by its number) of which the checkpoint says only one pole and the output
     only the other; None when there is none (the output is read only when the checkpoint says a pole)."""
@@ -2158,6 +2244,7 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
     return (
         _reading_conflict(checkpoint, output)
         or contrary_clash(checkpoint, output)
+        or habit_against_avoidance(checkpoint, output)
         or amount_level_clash(checkpoint, output)
         or when_clash(checkpoint, output)
         or condition_clash(checkpoint, output)
@@ -2340,6 +2427,11 @@ def _reading_conflict(checkpoint: str, output: str) -> str | None:
                     # regular", which denies amenorrhoea as "Periods regular." does)
                     continue
                 return f"negation differs on {cw.stem!r}"
+            if _date_bounds_denial(cw.stem, checkpoint if cw.negated else output):
+                # a date that bounds a denial ("no falls since June") read as said in the other statement ("not had a
+                # fall since that one in June"): the denial and the date stand in different clauses
+                shared -= weight
+                continue
             negation_clash += weight
         elif not any(ow.subject == cw.subject for ow in found):
             if cw.concept_id is None and (cw.stem in when or cw.stem[:1].isdigit()):
@@ -3147,6 +3239,33 @@ def amount_stems_carried(checkpoint: str, output: str) -> frozenset[str]:
     out = {word_key(stem(unit.partition("/")[0])) for _, unit in c_amounts}
     out |= {w.stem for w in read_statement(checkpoint).words if w.stem[:1].isdigit() or w.stem in numbers}
     return frozenset(out)
+
+
+@lru_cache(maxsize=1)
+def _undirected_dates() -> tuple[frozenset[str], frozenset[str]]:
+    """contrasts.json's ``dates_without_polarity``: the stems of words that only date, and the words before one that
+    make it bound a denial ("since", "beyond")."""
+    block = _contrasts_json().get("dates_without_polarity", {})
+    return frozenset(stem(w) for w in block.get("words", ())), frozenset(block.get("bounds", ()))
+
+
+def _date_bounds_denial(word_stem: str, denying: str) -> bool:
+    """Whether ``word_stem`` only dates (a month, a day, a number in digits) and, in the statement that denies
+    (``denying``), bounds the denial: straight after a bound word, a "the" or "last" between ("since June 2026",
+    "beyond tonight")."""
+    dates, bounds = _undirected_dates()
+    if word_stem not in dates and not word_stem[:1].isdigit():
+        return False
+    tokens = tokenize(denying.lower())
+    for j, token in enumerate(tokens):
+        if stem(token) != word_stem:
+            continue
+        k = j - 1
+        if k >= 0 and tokens[k] in ("the", "last"):
+            k -= 1
+        if k >= 0 and tokens[k] in bounds:
+            return True
+    return False
 
 
 @lru_cache(maxsize=1)
