@@ -1952,6 +1952,8 @@ class MemorySkill:
             and any(f.present and f.id not in self.state.disclosed for f in i.facts) for i in items
         ) or self._keyword_only(closest, question)) or self._history_for_now(closest, question) and any(
             i.stance in (AFFIRM, TELL) and not i.silent and i.facts for i in items
+        ) or self._past_for_now(closest, question) and any(
+            i.stance in (AFFIRM, TELL) and not i.silent and any(f.fact.time != "past" for f in i.facts) for i in items
         )):
             # a sentence barely close in words, on a subject of its own that is none of those asked (nor a
             # neighbour of one), is not tacked on to what answers: "Do you ever feel life isn't worth
@@ -1960,7 +1962,9 @@ class MemorySkill:
             # changed anything?" - "I drink no coffee now"), and so beside what was told already ("What have
             # the tests shown?" - "a mountain of normal tests", not the pain said again). Nor is the psychiatric
             # history put before how a symptom is now ("How would you describe your mood right now?" - "nervous",
-            # not "I had never spoken to a doctor about my mood")
+            # not "I had never spoken to a doctor about my mood"), nor a state the chart dates in its past before the
+            # topic's answer of now ("In your own words, how would you describe your mood right now?" was "Back in
+            # June, my mood was up and down." before December's "pretty good, considering", uw-033 at seed 13)
             closest = None
         if closest is not None and self._denies_by_its_words(closest, question,
                                                              closest.rules_out & self._affirmed_so_far(items)):
@@ -2349,9 +2353,18 @@ class MemorySkill:
     def _history_for_now(self, fact: IndexedFact, question: Question) -> bool:
         """Whether a sentence of the past history (``_PAST_SECTIONS``) was found for a question that asks only
         of symptoms (how the mood, the sleep is)."""
+        return fact.section in _PAST_SECTIONS and self._asks_symptoms_only(question)
+
+    def _asks_symptoms_only(self, question: Question) -> bool:
+        """Whether a question asks only of symptoms as they are (how the mood, the sleep is), no lifetime topic."""
         asked = self._content_topics(question)
-        return fact.section in _PAST_SECTIONS and bool(asked) and all(
+        return bool(asked) and all(
             self._taxonomy.kind(t) == "symptom" and t not in load_recall_rules().lifetime_topics for t in asked)
+
+    def _past_for_now(self, fact: IndexedFact, question: Question) -> bool:
+        """Whether a sentence the chart dates in its past (``time`` ``past``: a state of an earlier visit) was found for
+        a question that asks only of symptoms as they are (how the mood, the sleep is)."""
+        return fact.fact.time == "past" and self._asks_symptoms_only(question)
 
     def _asked_by_meaning(self, question: Question) -> tuple[str, ...]:
         """The findings of the record a question asks about in other words than the lexicon read (the
