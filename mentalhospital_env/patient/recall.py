@@ -120,6 +120,8 @@ class RecallRules:
     deciding_sections: Mapping[str, frozenset[str]] = field(default_factory=dict)
     #: topics whose past history goes on from their present in one answer (``lifetime_topics``)
     lifetime_topics: frozenset[str] = frozenset()
+    #: words by which a question asks how a symptom is at present (``asks_now``)
+    asks_now: re.Pattern[str] = re.compile(r"(?!)")
     #: concepts a question asks of a broader topic that only their own facts answer (``specific_concepts``)
     specific_concepts: frozenset[str] = frozenset()
     #: the suicide-risk follow-ups answered from what the record holds (``risk_answers``)
@@ -213,6 +215,7 @@ def load_recall_rules() -> RecallRules:
         remote_use=re.compile(raw["remote_use"]["said"], re.IGNORECASE) if raw.get("remote_use") else re.compile(r"(?!)"),
         remote_unless=re.compile(raw["remote_use"]["unless"], re.IGNORECASE) if raw.get("remote_use") else re.compile(r"(?!)"),
         lifetime_topics=frozenset(raw.get("lifetime_topics", {}).get("topics", ())),
+        asks_now=re.compile(raw["asks_now"]["said"], re.IGNORECASE) if raw.get("asks_now") else re.compile(r"(?!)"),
         specific_concepts=frozenset(raw.get("specific_concepts", {}).get("concepts", ())),
         silent_defaults=dict(raw.get("silent_defaults", {})),
         answered_by={k: (tuple(v["topics"]), tuple(v.get("sections", ())), bool(v.get("presentation", False)),
@@ -2363,8 +2366,9 @@ class MemorySkill:
 
     def _past_for_now(self, fact: IndexedFact, question: Question) -> bool:
         """Whether a sentence the chart dates in its past (``time`` ``past``: a state of an earlier visit) was found for
-        a question that asks only of symptoms as they are (how the mood, the sleep is)."""
-        return fact.fact.time == "past" and self._asks_symptoms_only(question)
+        a question that asks only of symptoms as they are now (``asks_now``: how the mood is right now)."""
+        return (fact.fact.time == "past" and self._asks_symptoms_only(question)
+                and load_recall_rules().asks_now.search(" ".join(_asking(question))) is not None)
 
     def _asked_by_meaning(self, question: Question) -> tuple[str, ...]:
         """The findings of the record a question asks about in other words than the lexicon read (the
