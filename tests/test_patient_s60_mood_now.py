@@ -64,3 +64,11 @@ def test_an_earlier_visits_mood_is_not_put_before_it() -> None:
 
     (reply,) = ask(_case(), _NOW)
     assert not re.search(r"\b(?:June|up and down)\b", reply), reply
+
+
+def test_an_earlier_visits_mood_is_not_said_as_now_to_another_question() -> None:
+    # uw-033 at seed 13, turn 7: "How is your energy through the day?" ended "... I feel sad and tired." (February's)
+    from patient_records import ask
+
+    (reply,) = ask(_case(), "How is your energy through the day?")
+    assert not re.search(r"\b(?:so-so|sad and tired|feeling low)\b", reply, re.I), reply

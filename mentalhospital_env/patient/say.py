@@ -553,7 +553,11 @@ class Speaker:
         self._yes_no = False
         self._items = 0
         self._asked: tuple[str, ...] = ()
-        self._latest_mood: datetime | None = None
+        #: the day of the latest mood the examination quotes with its day (``None``: none dated): an earlier one is
+        #: no mood of now, said in no reply ("How is your energy through the day?" was "... I feel sad and tired.",
+        #: February's word, though December's is "pretty good, considering", uw-033)
+        self._latest_mood: datetime | None = max(
+            (d for f in index.facts if (d := _quote_day(f)) is not None), default=None)
         self._topics: tuple[str, ...] = ()
         self._timing = False
         self._wh: str | None = None
@@ -616,8 +620,6 @@ class Speaker:
         }
         self._asked = plan.question.concepts
         self._topics = plan.question.topics
-        self._latest_mood = max((d for i in plan.items for f in i.facts if (d := _quote_day(f)) is not None),
-                                default=None)
         self._timing = asks_how_long(plan.question)
         self._wh = wh_word(plan.question)
         self._said_how_long = False
@@ -1510,8 +1512,8 @@ def _quote_day(fact: IndexedFact) -> datetime | None:
 
 def _latest_moods(facts: tuple[IndexedFact, ...], latest: datetime | None) -> tuple[IndexedFact, ...]:
     """``facts`` without the moods the examination quotes from visits before its latest (``latest``, the day of the
-    latest quoted in the reply): asked how the mood is, the patient says December's "pretty good, considering", not
-    March's "so-so" and February's "sad and tired" beside it (uw-033 at seed 13)."""
+    record's latest): asked how the mood is, the patient says December's "pretty good, considering", not March's
+    "so-so" and February's "sad and tired" beside it (uw-033 at seed 13)."""
     if latest is None:
         return facts
     return tuple(f for f in facts if (d := _quote_day(f)) is None or d >= latest)
