@@ -60,3 +60,15 @@ def test_the_reflection_changes_nothing_the_request_alone_gets() -> None:
     (_, alone) = ask(_case(), _PANIC, _MANIA)
     (_, reflected) = ask(_case(), _PANIC, "You said you get sudden rushes of fear. That sounds really hard. " + _MANIA)
     assert reflected == alone, (alone, reflected)
+
+
+def test_a_request_after_a_reflection_is_no_reflection_to_acknowledge() -> None:
+    # uw-032 at seed 13, turn 32, whose record says nothing of highs: the whole turn was taken for a reflection, the
+    # closed world's "no" was let go as a reflection the record has nothing on, and it was answered "Yes, indeed."
+    from patient_records import ask, record
+
+    silent = load_case(record(
+        "s60-ans-003", {**_EHR, "past_psychiatric_history": "None."}, {"age": 34, "sex": "female"},
+        written_for="test_patient_s60_reflection.py"))
+    _, reply = ask(silent, _PANIC, "You said you get sudden rushes of fear. That sounds really hard. " + _MANIA)
+    assert re.match(r"(?:No|Not|I don't|I haven't|I've never|Never)\b", reply), reply

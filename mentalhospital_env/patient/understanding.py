@@ -890,8 +890,12 @@ _REFLECTION = re.compile(
 
 def is_reflection(utterance: str) -> bool:
     """Whether a doctor's turn reflects the patient's feeling or story back and asks nothing ("It sounds
-    exhausting, being told it's nothing when it hurts this much.")."""
-    return "?" not in utterance and _REFLECTION.search(utterance.strip()) is not None
+    exhausting, being told it's nothing when it hurts this much."); a request after the reflection asks ("You said you
+    get sudden rushes of fear. That sounds really hard. Tell me about any times ...", :func:`asked_part`)."""
+    if "?" in utterance or _REFLECTION.search(utterance.strip()) is None:
+        return False
+    rest = asked_part(utterance)
+    return rest == utterance or _REFLECTION.search(rest.strip()) is not None
 
 
 def asked_part(utterance: str) -> str:
