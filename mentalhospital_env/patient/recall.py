@@ -120,6 +120,8 @@ class RecallRules:
     deciding_sections: Mapping[str, frozenset[str]] = field(default_factory=dict)
     #: topics whose past history goes on from their present in one answer (``lifetime_topics``)
     lifetime_topics: frozenset[str] = frozenset()
+    #: words by which a question asks how a symptom is at present (``asks_now``)
+    asks_now: re.Pattern[str] = re.compile(r"(?!)")
     #: concepts a question asks of a broader topic that only their own facts answer (``specific_concepts``)
     specific_concepts: frozenset[str] = frozenset()
     #: the suicide-risk follow-ups answered from what the record holds (``risk_answers``)
@@ -213,6 +215,7 @@ def load_recall_rules() -> RecallRules:
         remote_use=re.compile(raw["remote_use"]["said"], re.IGNORECASE) if raw.get("remote_use") else re.compile(r"(?!)"),
         remote_unless=re.compile(raw["remote_use"]["unless"], re.IGNORECASE) if raw.get("remote_use") else re.compile(r"(?!)"),
         lifetime_topics=frozenset(raw.get("lifetime_topics", {}).get("topics", ())),
+        asks_now=re.compile(raw["asks_now"]["said"], re.IGNORECASE) if raw.get("asks_now") else re.compile(r"(?!)"),
         specific_concepts=frozenset(raw.get("specific_concepts", {}).get("concepts", ())),
         silent_defaults=dict(raw.get("silent_defaults", {})),
         answered_by={k: (tuple(v["topics"]), tuple(v.get("sections", ())), bool(v.get("presentation", False)),
@@ -1952,6 +1955,8 @@ class MemorySkill:
             and any(f.present and f.id not in self.state.disclosed for f in i.facts) for i in items
         ) or self._keyword_only(closest, question)) or self._history_for_now(closest, question) and any(
             i.stance in (AFFIRM, TELL) and not i.silent and i.facts for i in items
+        ) or self._past_for_now(closest, question) and any(
+            i.stance in (AFFIRM, TELL) and not i.silent and any(f.fact.time != "past" for f in i.facts) for i in items
         )):
             # a sentence barely close in words, on a subject of its own that is none of those asked (nor a
             # neighbour of one), is not tacked on to what answers: "Do you ever feel life isn't worth
@@ -1960,7 +1965,9 @@ class MemorySkill:
             # changed anything?" - "I drink no coffee now"), and so beside what was told already ("What have
             # the tests shown?" - "a mountain of normal tests", not the pain said again). Nor is the psychiatric
             # history put before how a symptom is now ("How would you describe your mood right now?" - "nervous",
-            # not "I had never spoken to a doctor about my mood")
+            # not "I had never spoken to a doctor about my mood"), nor a state the chart dates in its past before the
+            # topic's answer of now ("In your own words, how would you describe your mood right now?" was "Back in
+            # June, my mood was up and down." before December's "pretty good, considering", uw-033 at seed 13)
             closest = None
         if closest is not None and self._denies_by_its_words(closest, question,
                                                              closest.rules_out & self._affirmed_so_far(items)):
@@ -2349,9 +2356,19 @@ class MemorySkill:
     def _history_for_now(self, fact: IndexedFact, question: Question) -> bool:
         """Whether a sentence of the past history (``_PAST_SECTIONS``) was found for a question that asks only
         of symptoms (how the mood, the sleep is)."""
+        return fact.section in _PAST_SECTIONS and self._asks_symptoms_only(question)
+
+    def _asks_symptoms_only(self, question: Question) -> bool:
+        """Whether a question asks only of symptoms as they are (how the mood, the sleep is), no lifetime topic."""
         asked = self._content_topics(question)
-        return fact.section in _PAST_SECTIONS and bool(asked) and all(
+        return bool(asked) and all(
             self._taxonomy.kind(t) == "symptom" and t not in load_recall_rules().lifetime_topics for t in asked)
+
+    def _past_for_now(self, fact: IndexedFact, question: Question) -> bool:
+        """Whether a sentence the chart dates in its past (``time`` ``past``: a state of an earlier visit) was found for
+        a question that asks only of symptoms as they are now (``asks_now``: how the mood is right now)."""
+        return (fact.fact.time == "past" and self._asks_symptoms_only(question)
+                and load_recall_rules().asks_now.search(" ".join(_asking(question))) is not None)
 
     def _asked_by_meaning(self, question: Question) -> tuple[str, ...]:
         """The findings of the record a question asks about in other words than the lexicon read (the

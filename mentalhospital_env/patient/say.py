@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import random
+from datetime import datetime
 from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -279,6 +280,10 @@ class LayRenderer:
             return said
         if not fact.fact.told:
             return self._clinicians_words(fact, asked)
+        dated = _DATED_QUOTE.fullmatch(fact.fact.text) if fact.section == "mental_status_exam.mood" else None
+        if dated:
+            word = dated.group(1).strip().rstrip(".")
+            return word[0].upper() + word[1:] + "."  # her word that day, said as a feeling (_mood_answer)
         if fact.rules_out and not fact.affirms and not fact.about_other:
             denials = [d for d in (self.clause(c, negated=True) for c in sorted(fact.rules_out)[:3]) if d]
             return " ".join(denials) if denials else "No, nothing like that."
@@ -548,6 +553,11 @@ class Speaker:
         self._yes_no = False
         self._items = 0
         self._asked: tuple[str, ...] = ()
+        #: the day of the latest mood the examination quotes with its day (``None``: none dated): an earlier one is
+        #: no mood of now, said in no reply ("How is your energy through the day?" was "... I feel sad and tired.",
+        #: February's word, though December's is "pretty good, considering", uw-033)
+        self._latest_mood: datetime | None = max(
+            (d for f in index.facts if (d := _quote_day(f)) is not None), default=None)
         self._topics: tuple[str, ...] = ()
         self._timing = False
         self._wh: str | None = None
@@ -898,6 +908,10 @@ class Speaker:
 
     def _item(self, item: AnswerItem, rng: random.Random) -> list[str]:
         voice = self.voice
+        if item.facts and self._latest_mood is not None:
+            item = replace(item, facts=_latest_moods(item.facts, self._latest_mood))
+            if not item.facts:
+                return []
         if item.stance == TELL and item.facts:
             facts = self.on_subject(item)
             if not facts:
@@ -1428,7 +1442,7 @@ class Speaker:
             return text
         quoted = re.fullmatch(
             r"\s*['\"\u2018\u201c]([^'\"\u2019\u201d]+)['\"\u2019\u201d]\s*[.;]?\s*", fact.fact.text
-        )
+        ) or _DATED_QUOTE.fullmatch(fact.fact.text)
         pick = stable_seed("mood", self.case.case_id)
         if quoted and len(tokenize(quoted.group(1))) <= 3:
             mood = quoted.group(1).strip().rstrip(".").lower()
@@ -1479,6 +1493,30 @@ _REPORTED = re.compile(
     re.IGNORECASE,
 )
 _WHOLLY_QUOTED = re.compile(r"\s*['\"\u2018\u201c]([^'\"\u2019\u201d]+)['\"\u2019\u201d]\s*[.;]?\s*")
+# a mood the examination quotes with the day it was said ("'Pretty good, considering' (1 December 2026)."): a chart of
+# several visits keeps each visit's word, the latest the mood now
+_DATED_QUOTE = re.compile(
+    r"\s*['\"\u2018\u201c]([^'\"\u2019\u201d]+)['\"\u2019\u201d]\s*\((\d{1,2} [A-Z][a-z]+ \d{4})\)\s*[.;]?\s*")
+
+
+def _quote_day(fact: IndexedFact) -> datetime | None:
+    """The day a mood the examination quotes was said, or ``None`` (no dated quote)."""
+    m = _DATED_QUOTE.fullmatch(fact.fact.text) if fact.section == "mental_status_exam.mood" else None
+    if m is None:
+        return None
+    try:
+        return datetime.strptime(m.group(2), "%d %B %Y")
+    except ValueError:
+        return None
+
+
+def _latest_moods(facts: tuple[IndexedFact, ...], latest: datetime | None) -> tuple[IndexedFact, ...]:
+    """``facts`` without the moods the examination quotes from visits before its latest (``latest``, the day of the
+    record's latest): asked how the mood is, the patient says December's "pretty good, considering", not March's
+    "so-so" and February's "sad and tired" beside it (uw-033 at seed 13)."""
+    if latest is None:
+        return facts
+    return tuple(f for f in facts if (d := _quote_day(f)) is None or d >= latest)
 
 
 _SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")

@@ -890,8 +890,12 @@ _REFLECTION = re.compile(
 
 def is_reflection(utterance: str) -> bool:
     """Whether a doctor's turn reflects the patient's feeling or story back and asks nothing ("It sounds
-    exhausting, being told it's nothing when it hurts this much.")."""
-    return "?" not in utterance and _REFLECTION.search(utterance.strip()) is not None
+    exhausting, being told it's nothing when it hurts this much."); a request after the reflection asks ("You said you
+    get sudden rushes of fear. That sounds really hard. Tell me about any times ...", :func:`asked_part`)."""
+    if "?" in utterance or _REFLECTION.search(utterance.strip()) is None:
+        return False
+    rest = asked_part(utterance)
+    return rest == utterance or _REFLECTION.search(rest.strip()) is not None
 
 
 def asked_part(utterance: str) -> str:
@@ -901,6 +905,16 @@ def asked_part(utterance: str) -> str:
     sentences = [s for s in _SENTENCES.split(utterance.strip()) if s]
     asks = [i for i, s in enumerate(sentences) if s.rstrip().endswith("?")]
     if not asks:
+        # a request after the patient's words reflected back ("You said you get sudden rushes of fear. That sounds
+        # really hard. Tell me about any times, lasting days, when you felt unusually energetic ..."): the reflection
+        # asks nothing, the request does; a request that points back at it ("You mentioned good spells. Tell me what
+        # those are like.") and a reflection alone keep every sentence
+        first = 0
+        while first < len(sentences) - 1 and is_reflection(sentences[first]):
+            first += 1
+        rest = " ".join(sentences[first:])
+        if first and not is_reflection(rest) and not _points_back(stems_of(rest)):
+            return rest
         return utterance
     return " ".join(sentences[i] for i in asks)
 
