@@ -196,6 +196,7 @@ class ScriptedClinician(Doctor):
         self.reasking: tuple[str, str] | None = None  # the question asked again in other words, and its topic
         self.followed: set[str] = set()  # the disclosure follow-ups (``disclosure_follow_up``) already put on the plan
         self.explored: set[str] = set()  # the complaint domains (``complaint_domains``) already put on the plan
+        self.domain_give_way: tuple[str, ...] = ()  # the screening questions their items may take the place of
         self.current_uses: set[str] = set()  # the substances told as used now (``_current_uses``)
         self.about_use: dict[str, str] = {}  # a follow-up key -> the substance use it asked about ("follow:use_amount": cannabis)
 
@@ -725,8 +726,9 @@ class ScriptedClinician(Doctor):
 
     def _complaint_domain(self, heard: list[str], text: str) -> tuple[list[tuple[str, str]], set[str]]:
         """The core questions of the complaint a reply names (``complaint_domains``: eating, a frightening event,
-        rages), each domain once an encounter, when the reply affirmed one of its findings or tells one of its
-        patterns; a domain or item not for this age group ('ages'), or an item not for this sex, is left out, and so is an
+        rages, new memory trouble in later life), each domain once an encounter, when the reply affirmed one of its findings
+        (of 'when_older' too from its age) or tells one of its patterns; a domain or item not for this age group ('ages',
+        'min_age'), or an item not for this sex, is left out, and so is an
         item already known. With them, the disclosure
         follow-ups this reply must not set off ('instead_of': a robbery the patient suffered is no violence of hers)."""
         conf = self.script["complaint_domains"]
@@ -743,7 +745,12 @@ class ScriptedClinician(Doctor):
         for domain in conf["domains"]:
             if domain["name"] in self.explored or domain.get("ages") and w.age_group not in domain["ages"]:
                 continue
+            if w.age is not None and w.age < domain.get("min_age", 0):
+                continue  # new memory trouble is placed from middle life; a child's poor concentration is no dementia
             when = set(domain["when"]) | (set(domain.get("when_young", ())) if young else set())
+            older = domain.get("when_older")
+            if older and w.age is not None and w.age >= older["min_age"]:
+                when |= set(older["findings"])  # a poor concentration at 67 opens the route; at 45 it is a depression's
             if domain.get("needs_event") and not self._event_told(domain, sentences):
                 when -= set(domain["needs_event"]["findings"])  # intrusive images with no event told are no trauma (uw-012)
             # words that name the domain in the complaint ("I don't like it when it's lumpy") name it whatever the negation
@@ -757,6 +764,7 @@ class ScriptedClinician(Doctor):
                 continue
             self.explored.add(domain["name"])
             instead |= set(domain.get("instead_of", ()))
+            self.domain_give_way = (*self.domain_give_way, *domain.get("also_give_way", ()))
             for item in domain["items"]:
                 key = item.get("concept") or item["key"]
                 if item.get("ages") and w.age_group not in item["ages"]:
@@ -1093,7 +1101,7 @@ class ScriptedClinician(Doctor):
                 # present illness when heard there, else at once in place of the least expected screening questions
                 # never at the cost of the history, the mania screen, or what a young person is always asked
                 keep = frozenset(self.script["complaint_domains"]["keep"].get(self.walk_in.age_group, ()))
-                fit = self._make_room(len(explore), keep)
+                fit = self._make_room(len(explore), keep, also=self.domain_give_way)
                 if (self.last_concept or "").startswith("hpi:"):
                     at = next((i for i, (_, c) in enumerate(self.plan) if not (c or "").startswith("hpi:")), len(self.plan))
                     self.plan[at:at] = explore[:fit]
@@ -2295,6 +2303,11 @@ class ScriptedClinician(Doctor):
             unknown = conf["dependants_unknown"]
             text = unknown["older"]["sentence"] if (self.walk_in.age or 0) >= unknown["older"]["min_age"] else unknown["sentence"]
             parts.append(text.format(he=he, his=his, him=him).replace("they cares", "they care"))
+        drive = conf["cognition_driving"]  # new memory trouble late in life in a driver: driving advised on now
+        if drive["domain"] in self.explored and (self.walk_in.age or 0) >= drive["min_age"] \
+                and "driving" in set(self.findings.present) - self.findings.denied - self.findings.contradicted \
+                and "driving_advice" not in actions.proposed(" ".join(parts)):
+            parts.append(drive["sentence"])
         plan = " ".join(p for p in parts if p.strip(". :"))
         # nor a follow-up clause that speaks of a drug not prescribed ("lithium level 5-7 days after starting" beside
         # olanzapine read as lithium, and drew the lithium checks into the plan: stop 33's consultant, test-v2-0326)
