@@ -2104,6 +2104,7 @@ class ScriptedClinician(Doctor):
             if fits(t) and not ((actions.proposed(t) & drug_items) - prescribed)
             and not any(w in t.lower() for w in drop_other)
             and not self._ect_unwarranted(t)
+            and not (self._outside_service_ages() and conf["first_episode_psychosis"]["service"] in t.lower())
         ]
         # an item treating another disorder beside this one only when that disorder is on the list or was heard
         heard = set(self.findings.present) - self.findings.contradicted
@@ -2450,6 +2451,13 @@ class ScriptedClinician(Doctor):
         )  # refusing food and fluids, which no finding names
         return not (set(conf["findings"]) & heard or said)
 
+    def _outside_service_ages(self) -> bool:
+        """Whether the patient is outside the ages of the early intervention in psychosis service
+        (``plan.first_episode_psychosis``' 'min_age'-'max_age'): no referral to it at 82 (hw-024)."""
+        first = self.script["plan"]["first_episode_psychosis"]
+        age = self.walk_in.age
+        return age is not None and not first["min_age"] <= age <= first["max_age"]
+
     def _psychosis_and_drugs(self, principal: Hypothesis) -> list[str]:
         """The plan's sentences for a first psychotic illness (``plan.first_episode_psychosis``: the early intervention
         service, unless an earlier psychotic illness was told) and for each drug the patient told of using
@@ -2460,8 +2468,11 @@ class ScriptedClinician(Doctor):
         out = []
         first = conf["first_episode_psychosis"]
         age = self.walk_in.age or 0
-        if principal.code.startswith(tuple(first["codes"])) and first["min_age"] <= age <= first["max_age"] and not self._told_before(principal):
-            out.append(first["sentence"])
+        if principal.code.startswith(tuple(first["codes"])) and not self._told_before(principal):
+            if first["min_age"] <= age <= first["max_age"]:
+                out.append(first["sentence"])
+            elif age > first["max_age"]:  # the early intervention service is age-bounded: the older adults' team
+                out.append(first["older_sentence"])
         advice = conf["drug_use_advice"]
         evidence = (self._evidence() - self.findings.denied) & self.current_uses  # no advice on a past use
         uses = [name for use, name in advice["uses"].items() if use in evidence]
@@ -2496,6 +2507,7 @@ class ScriptedClinician(Doctor):
         listed = sorted(principal.medications, key=lambda m: m[0].lower() not in first or m[0].lower() in unsafe)
         for drug, dose in listed:
             drug, dose = self._drug_instead(drug, dose, profile)
+            dose = self._older_dose(drug, dose, profile)
             if drug.lower() in unsafe or (chosen and combined not in dose.lower()):
                 continue
             if drug.lower() in sedatives:
@@ -2512,7 +2524,7 @@ class ScriptedClinician(Doctor):
                 # at this illness's own dose of it (a mania's quetiapine), else the general one without an
                 # indication that names another episode ("for bipolar depression" in a mania, test-v2-0446)
                 own = next((d for name, d in principal.medications if name.lower() == helped), None)
-                drug, dose = kb_drug.name, own or kb_drug.starting_dose
+                drug, dose = kb_drug.name, self._older_dose(kb_drug.name, own or kb_drug.starting_dose, profile)
                 for rule in ([] if own else self.script["plan"]["helped_before"]["indications"]):
                     if not principal.code.startswith(tuple(rule["codes"])):
                         dose = re.sub(rule["says"], "", dose, flags=re.IGNORECASE).strip()
@@ -2721,6 +2733,18 @@ class ScriptedClinician(Doctor):
             why = rule["why_hepatic"] if profile.hepatic else rule["why_age"]
             return rule["drug"], rule["dose"].format(why=why)
         return drug, dose
+
+    def _older_dose(self, drug: str, dose: str, profile: Profile) -> str:
+        """The starting dose of ``drug`` for an older adult (``plan.older_adult_doses``: from its 'min_age', start low
+        and go slow), keeping what the adult dose says of its use with another drug ('combined with the
+        antidepressant'); ``dose`` itself at any other age or for a drug the table does not name."""
+        conf = self.script["plan"]["older_adult_doses"]
+        older = conf["doses"].get(drug.lower())
+        if older is None or profile.age is None or profile.age < conf["min_age"]:
+            return dose
+        cue = self.script["plan"]["combined_dose_cue"]
+        kept = re.search(rf"{re.escape(cue)}[^,;]*", dose, re.IGNORECASE)
+        return f"{older}, {kept.group(0)}" if kept and cue not in older else older
 
     def _liver_disease(self, profile: Profile) -> tuple[str, str] | None:
         """The tier and the plan's sentence when the results on file show alcohol-related liver disease in a patient
