@@ -699,7 +699,7 @@ class ScriptedClinician(Doctor):
             if rule["name"] in self.followed | skip or (rule.get("ages") and self.walk_in.age_group not in rule["ages"]):
                 continue
             kind = next((k for k in self.script["risk_disclosures"]["kinds"] if k["label"] == rule.get("said_kind")), None)
-            said = kind["patterns"] if kind else []
+            said = kind["patterns"] if kind else rule.get("said", [])  # a kind's words, or the rule's own
             # or a record sign of critical_actions.json read in the reply ('signs': a child's exploitation told)
             signs = set(rule.get("signs", ())) & load_critical_actions().signs([reply]) if rule.get("signs") else set()
             by_finding = set(rule.get("after", ())) & set(affirmed) or any(self._tells(p, said) for p in sentences)
