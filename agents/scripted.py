@@ -1972,6 +1972,9 @@ class ScriptedClinician(Doctor):
         # out ("no highs, ever" for bipolar depression) no longer keeps a depressed patient from an antidepressant
         others = {h.code for h, _ in lead if h.code in profile.codes or not self._ruled_out(h)}
         unsafe = set().union(*(h.unsafe_drugs for h in self.hyps if h.code in others))
+        sensitive = self._antipsychotic_sensitive()
+        if sensitive:  # a severe stiffness on one, or a parkinsonism, in an older adult: none started (uw-033)
+            unsafe |= {d.name.lower() for d in self.kb.drugs if "antipsychotic" in d.drug_class.lower()}
         leave_out = tuple(self.age_script.get("leave_out_of_plan", ()))
         # nor an admission weighed where the setting has decided it (on the ward; the emergency disposition sentence)
         leave_out += tuple(self.script["settings"].get(self.walk_in.setting or "", {}).get("leave_out_of_plan", {}).get("words", ()))
@@ -1986,6 +1989,7 @@ class ScriptedClinician(Doctor):
                 and not actions.made_for_other_ages(sentence, profile.age)
                 and not actions.check(profile, sentence).contraindicated
                 and not withheld & actions.proposed(sentence)
+                and not (sensitive and "antipsychotic" in actions.proposed(sentence))  # a Lewy body sensitivity
             )
 
         parts = []
@@ -2304,6 +2308,9 @@ class ScriptedClinician(Doctor):
             unknown = conf["dependants_unknown"]
             text = unknown["older"]["sentence"] if (self.walk_in.age or 0) >= unknown["older"]["min_age"] else unknown["sentence"]
             parts.append(text.format(he=he, his=his, him=him).replace("they cares", "they care"))
+        if sensitive:  # nor any other sentence that starts one (a bipolar depression's quetiapine): said why instead
+            parts = [p for p in parts if "antipsychotic" not in actions.proposed(p)]
+            parts.append(conf["antipsychotic_sensitivity"]["sentence"])
         drive = conf["cognition_driving"]  # new memory trouble late in life in a driver: driving advised on now
         if drive["domain"] in self.explored and (self.walk_in.age or 0) >= drive["min_age"] \
                 and "driving" in set(self.findings.present) - self.findings.denied - self.findings.contradicted \
@@ -2733,6 +2740,22 @@ class ScriptedClinician(Doctor):
             why = rule["why_hepatic"] if profile.hepatic else rule["why_age"]
             return rule["drug"], rule["dose"].format(why=why)
         return drug, dose
+
+    def _antipsychotic_sensitive(self) -> bool:
+        """Whether an older adult (``plan.antipsychotic_sensitivity``' 'min_age') told, in any reply, a parkinsonism
+        ('parkinsonism' words) or a severe stiffness or movement reaction ('reaction' words) in a sentence naming an
+        antipsychotic of the knowledge base: the sensitivity of a Lewy body dementia or Parkinson's disease."""
+        conf = self.script["plan"]["antipsychotic_sensitivity"]
+        if (self.walk_in.age or 0) < conf["min_age"]:
+            return False
+        names = [d.name.lower() for d in self.kb.drugs if "antipsychotic" in d.drug_class.lower()]
+        for _, reply in self.findings.replies:
+            for sentence in split_sentences(reply):
+                if self._tells(sentence, conf["parkinsonism"]):
+                    return True
+                if self._tells(sentence, conf["reaction"]) and any(re.search(rf"\b{re.escape(n)}\b", sentence.lower()) for n in names):
+                    return True
+        return False
 
     def _older_dose(self, drug: str, dose: str, profile: Profile) -> str:
         """The starting dose of ``drug`` for an older adult (``plan.older_adult_doses``: from its 'min_age', start low
