@@ -39,3 +39,16 @@ def test_a_taped_flue_told_puts_the_gas_hazard_in_the_plan():
                                     "I taped over the boiler flue so they can't get in."))
     plan = write(doctor, "treat")
     assert "gas emergency service" in plan, plan
+
+
+def test_the_note_files_the_answer_as_steps_taken_against_the_intruders():
+    doctor = with_findings(
+        "Outpatient clinic. An 82-year-old man is here to see you, alone.",
+        present={"persecutory_delusions": "They're coming through the loft to get me."},
+    )
+    doctor.findings.answers["follow:home_protection"] = "I taped over the boiler flue so they can't get in."
+    doctor.findings.replies.append(("What have you done at home to keep them out or to protect yourself?",
+                                    "I taped over the boiler flue so they can't get in."))
+    note = write(doctor, "write_note")
+    assert "Steps taken at home to keep the intruders out" in note, note
+    assert "against him" not in note, note
