@@ -22,10 +22,14 @@ def asked(opening: str) -> list[str]:
 
 def test_a_loan_shark_and_the_casino_open_the_gambling_questions():
     questions = asked("I've been going to the casino and now a loan shark is after me for the money.")
-    assert any("owe money to threatened you or your family" in q for q in questions), questions
     assert any("after you've lost money" in q for q in questions), questions
 
 
 def test_an_idiom_opens_nothing():
     questions = asked("I bet you hear this a lot, but I've been feeling low for months.")
     assert not any("owe money to threatened you" in q for q in questions), questions
+
+
+def test_the_gambling_questions_never_push_out_the_smoking_question():
+    questions = asked("I've been betting on the football every night and I've lost thousands.")
+    assert any("Do you smoke or vape?" in q for q in questions), questions
