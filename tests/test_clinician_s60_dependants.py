@@ -30,3 +30,15 @@ def test_a_plain_no_children_answers_it():
         return reply(question)
     asked = interview("Inpatient ward. A 26-year-old man is here to see you, alone.", no_children, "Mother")
     assert not any("live with someone else or stay with you some of the time" in q for q in asked), asked
+
+
+def test_the_only_child_he_was_names_no_child_at_home():
+    from tests.scripted_encounters import with_findings, write
+    # test-v2-0332 at s60 head: asked again who depends on him, 'I was an only child. Quiet, but fine.'
+    doctor = with_findings("Emergency department. A 55-year-old man is here to see you, alone.",
+                           present={"dependants": "I was an only child. Quiet, but fine.",
+                                    "alcohol_use": "Most days it's vodka, half a bottle."},
+                           answers={"living_situation": "I live with my partner.",
+                                    "dependants": "I was an only child. Quiet, but fine."})
+    plan = write(doctor, "treat")
+    assert "The children at home" not in plan, plan
