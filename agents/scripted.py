@@ -196,6 +196,8 @@ class ScriptedClinician(Doctor):
         self.reasking: tuple[str, str] | None = None  # the question asked again in other words, and its topic
         self.followed: set[str] = set()  # the disclosure follow-ups (``disclosure_follow_up``) already put on the plan
         self.explored: set[str] = set()  # the complaint domains (``complaint_domains``) already put on the plan
+        self.domain_give_way: tuple[str, ...] = ()  # the screening questions their items may take the place of
+        self.domain_keep: set[str] = set()  # and those they never push out
         self.current_uses: set[str] = set()  # the substances told as used now (``_current_uses``)
         self.about_use: dict[str, str] = {}  # a follow-up key -> the substance use it asked about ("follow:use_amount": cannabis)
 
@@ -698,7 +700,7 @@ class ScriptedClinician(Doctor):
             if rule["name"] in self.followed | skip or (rule.get("ages") and self.walk_in.age_group not in rule["ages"]):
                 continue
             kind = next((k for k in self.script["risk_disclosures"]["kinds"] if k["label"] == rule.get("said_kind")), None)
-            said = kind["patterns"] if kind else []
+            said = kind["patterns"] if kind else rule.get("said", [])  # a kind's words, or the rule's own
             # or a record sign of critical_actions.json read in the reply ('signs': a child's exploitation told)
             signs = set(rule.get("signs", ())) & load_critical_actions().signs([reply]) if rule.get("signs") else set()
             by_finding = set(rule.get("after", ())) & set(affirmed) or any(self._tells(p, said) for p in sentences)
@@ -725,8 +727,9 @@ class ScriptedClinician(Doctor):
 
     def _complaint_domain(self, heard: list[str], text: str) -> tuple[list[tuple[str, str]], set[str]]:
         """The core questions of the complaint a reply names (``complaint_domains``: eating, a frightening event,
-        rages), each domain once an encounter, when the reply affirmed one of its findings or tells one of its
-        patterns; a domain or item not for this age group ('ages'), or an item not for this sex, is left out, and so is an
+        rages, new memory trouble in later life), each domain once an encounter, when the reply affirmed one of its findings
+        (of 'when_older' too from its age) or tells one of its patterns; a domain or item not for this age group ('ages',
+        'min_age'), or an item not for this sex, is left out, and so is an
         item already known. With them, the disclosure
         follow-ups this reply must not set off ('instead_of': a robbery the patient suffered is no violence of hers)."""
         conf = self.script["complaint_domains"]
@@ -743,7 +746,12 @@ class ScriptedClinician(Doctor):
         for domain in conf["domains"]:
             if domain["name"] in self.explored or domain.get("ages") and w.age_group not in domain["ages"]:
                 continue
+            if w.age is not None and w.age < domain.get("min_age", 0):
+                continue  # new memory trouble is placed from middle life; a child's poor concentration is no dementia
             when = set(domain["when"]) | (set(domain.get("when_young", ())) if young else set())
+            older = domain.get("when_older")
+            if older and w.age is not None and w.age >= older["min_age"]:
+                when |= set(older["findings"])  # a poor concentration at 67 opens the route; at 45 it is a depression's
             if domain.get("needs_event") and not self._event_told(domain, sentences):
                 when -= set(domain["needs_event"]["findings"])  # intrusive images with no event told are no trauma (uw-012)
             # words that name the domain in the complaint ("I don't like it when it's lumpy") name it whatever the negation
@@ -757,6 +765,8 @@ class ScriptedClinician(Doctor):
                 continue
             self.explored.add(domain["name"])
             instead |= set(domain.get("instead_of", ()))
+            self.domain_give_way = (*self.domain_give_way, *domain.get("also_give_way", ()))
+            self.domain_keep |= set(domain.get("keep", ()))  # what its items never push out (smoking)
             for item in domain["items"]:
                 key = item.get("concept") or item["key"]
                 if item.get("ages") and w.age_group not in item["ages"]:
@@ -1093,7 +1103,7 @@ class ScriptedClinician(Doctor):
                 # present illness when heard there, else at once in place of the least expected screening questions
                 # never at the cost of the history, the mania screen, or what a young person is always asked
                 keep = frozenset(self.script["complaint_domains"]["keep"].get(self.walk_in.age_group, ()))
-                fit = self._make_room(len(explore), keep)
+                fit = self._make_room(len(explore), keep | frozenset(self.domain_keep), also=self.domain_give_way)
                 if (self.last_concept or "").startswith("hpi:"):
                     at = next((i for i, (_, c) in enumerate(self.plan) if not (c or "").startswith("hpi:")), len(self.plan))
                     self.plan[at:at] = explore[:fit]
@@ -1964,6 +1974,9 @@ class ScriptedClinician(Doctor):
         # out ("no highs, ever" for bipolar depression) no longer keeps a depressed patient from an antidepressant
         others = {h.code for h, _ in lead if h.code in profile.codes or not self._ruled_out(h)}
         unsafe = set().union(*(h.unsafe_drugs for h in self.hyps if h.code in others))
+        sensitive = self._antipsychotic_sensitive()
+        if sensitive:  # a severe stiffness on one, or a parkinsonism, in an older adult: none started (uw-033)
+            unsafe |= {d.name.lower() for d in self.kb.drugs if "antipsychotic" in d.drug_class.lower()}
         leave_out = tuple(self.age_script.get("leave_out_of_plan", ()))
         # nor an admission weighed where the setting has decided it (on the ward; the emergency disposition sentence)
         leave_out += tuple(self.script["settings"].get(self.walk_in.setting or "", {}).get("leave_out_of_plan", {}).get("words", ()))
@@ -1978,6 +1991,7 @@ class ScriptedClinician(Doctor):
                 and not actions.made_for_other_ages(sentence, profile.age)
                 and not actions.check(profile, sentence).contraindicated
                 and not withheld & actions.proposed(sentence)
+                and not (sensitive and "antipsychotic" in actions.proposed(sentence))  # a Lewy body sensitivity
             )
 
         parts = []
@@ -2096,6 +2110,7 @@ class ScriptedClinician(Doctor):
             if fits(t) and not ((actions.proposed(t) & drug_items) - prescribed)
             and not any(w in t.lower() for w in drop_other)
             and not self._ect_unwarranted(t)
+            and not (self._outside_service_ages() and conf["first_episode_psychosis"]["service"] in t.lower())
         ]
         # an item treating another disorder beside this one only when that disorder is on the list or was heard
         heard = set(self.findings.present) - self.findings.contradicted
@@ -2295,6 +2310,14 @@ class ScriptedClinician(Doctor):
             unknown = conf["dependants_unknown"]
             text = unknown["older"]["sentence"] if (self.walk_in.age or 0) >= unknown["older"]["min_age"] else unknown["sentence"]
             parts.append(text.format(he=he, his=his, him=him).replace("they cares", "they care"))
+        if sensitive:  # nor any other sentence that starts one (a bipolar depression's quetiapine): said why instead
+            parts = [p for p in parts if "antipsychotic" not in actions.proposed(p)]
+            parts.append(conf["antipsychotic_sensitivity"]["sentence"])
+        drive = conf["cognition_driving"]  # new memory trouble late in life in a driver: driving advised on now
+        if drive["domain"] in self.explored and (self.walk_in.age or 0) >= drive["min_age"] \
+                and "driving" in set(self.findings.present) - self.findings.denied - self.findings.contradicted \
+                and "driving_advice" not in actions.proposed(" ".join(parts)):
+            parts.append(drive["sentence"])
         plan = " ".join(p for p in parts if p.strip(". :"))
         # nor a follow-up clause that speaks of a drug not prescribed ("lithium level 5-7 days after starting" beside
         # olanzapine read as lithium, and drew the lithium checks into the plan: stop 33's consultant, test-v2-0326)
@@ -2437,6 +2460,13 @@ class ScriptedClinician(Doctor):
         )  # refusing food and fluids, which no finding names
         return not (set(conf["findings"]) & heard or said)
 
+    def _outside_service_ages(self) -> bool:
+        """Whether the patient is outside the ages of the early intervention in psychosis service
+        (``plan.first_episode_psychosis``' 'min_age'-'max_age'): no referral to it at 82 (hw-024)."""
+        first = self.script["plan"]["first_episode_psychosis"]
+        age = self.walk_in.age
+        return age is not None and not first["min_age"] <= age <= first["max_age"]
+
     def _psychosis_and_drugs(self, principal: Hypothesis) -> list[str]:
         """The plan's sentences for a first psychotic illness (``plan.first_episode_psychosis``: the early intervention
         service, unless an earlier psychotic illness was told) and for each drug the patient told of using
@@ -2447,8 +2477,11 @@ class ScriptedClinician(Doctor):
         out = []
         first = conf["first_episode_psychosis"]
         age = self.walk_in.age or 0
-        if principal.code.startswith(tuple(first["codes"])) and first["min_age"] <= age <= first["max_age"] and not self._told_before(principal):
-            out.append(first["sentence"])
+        if principal.code.startswith(tuple(first["codes"])) and not self._told_before(principal):
+            if first["min_age"] <= age <= first["max_age"]:
+                out.append(first["sentence"])
+            elif age > first["max_age"]:  # the early intervention service is age-bounded: the older adults' team
+                out.append(first["older_sentence"])
         advice = conf["drug_use_advice"]
         evidence = (self._evidence() - self.findings.denied) & self.current_uses  # no advice on a past use
         uses = [name for use, name in advice["uses"].items() if use in evidence]
@@ -2483,6 +2516,7 @@ class ScriptedClinician(Doctor):
         listed = sorted(principal.medications, key=lambda m: m[0].lower() not in first or m[0].lower() in unsafe)
         for drug, dose in listed:
             drug, dose = self._drug_instead(drug, dose, profile)
+            dose = self._older_dose(drug, dose, profile)
             if drug.lower() in unsafe or (chosen and combined not in dose.lower()):
                 continue
             if drug.lower() in sedatives:
@@ -2499,7 +2533,7 @@ class ScriptedClinician(Doctor):
                 # at this illness's own dose of it (a mania's quetiapine), else the general one without an
                 # indication that names another episode ("for bipolar depression" in a mania, test-v2-0446)
                 own = next((d for name, d in principal.medications if name.lower() == helped), None)
-                drug, dose = kb_drug.name, own or kb_drug.starting_dose
+                drug, dose = kb_drug.name, self._older_dose(kb_drug.name, own or kb_drug.starting_dose, profile)
                 for rule in ([] if own else self.script["plan"]["helped_before"]["indications"]):
                     if not principal.code.startswith(tuple(rule["codes"])):
                         dose = re.sub(rule["says"], "", dose, flags=re.IGNORECASE).strip()
@@ -2708,6 +2742,34 @@ class ScriptedClinician(Doctor):
             why = rule["why_hepatic"] if profile.hepatic else rule["why_age"]
             return rule["drug"], rule["dose"].format(why=why)
         return drug, dose
+
+    def _antipsychotic_sensitive(self) -> bool:
+        """Whether an older adult (``plan.antipsychotic_sensitivity``' 'min_age') told, in any reply, a parkinsonism
+        ('parkinsonism' words) or a severe stiffness or movement reaction ('reaction' words) in a sentence naming an
+        antipsychotic of the knowledge base: the sensitivity of a Lewy body dementia or Parkinson's disease."""
+        conf = self.script["plan"]["antipsychotic_sensitivity"]
+        if (self.walk_in.age or 0) < conf["min_age"]:
+            return False
+        names = [d.name.lower() for d in self.kb.drugs if "antipsychotic" in d.drug_class.lower()]
+        for _, reply in self.findings.replies:
+            for sentence in split_sentences(reply):
+                if self._tells(sentence, conf["parkinsonism"]):
+                    return True
+                if self._tells(sentence, conf["reaction"]) and any(re.search(rf"\b{re.escape(n)}\b", sentence.lower()) for n in names):
+                    return True
+        return False
+
+    def _older_dose(self, drug: str, dose: str, profile: Profile) -> str:
+        """The starting dose of ``drug`` for an older adult (``plan.older_adult_doses``: from its 'min_age', start low
+        and go slow), keeping what the adult dose says of its use with another drug ('combined with the
+        antidepressant'); ``dose`` itself at any other age or for a drug the table does not name."""
+        conf = self.script["plan"]["older_adult_doses"]
+        older = conf["doses"].get(drug.lower())
+        if older is None or profile.age is None or profile.age < conf["min_age"]:
+            return dose
+        cue = self.script["plan"]["combined_dose_cue"]
+        kept = re.search(rf"{re.escape(cue)}[^,;]*", dose, re.IGNORECASE)
+        return f"{older}, {kept.group(0)}" if kept and cue not in older else older
 
     def _liver_disease(self, profile: Profile) -> tuple[str, str] | None:
         """The tier and the plan's sentence when the results on file show alcohol-related liver disease in a patient

@@ -675,7 +675,16 @@ def test_the_presenting_picture_calls_for_its_screening_questions():
     doctor = _clinician_with({}, present={"mood_lability": "My moods swing the week before my period."})
     assert not {"fear_of_abandonment", "chronic_emptiness"} & set(doctor._picture_concepts())
     doctor = _clinician_with({}, present={"poor_concentration": "I can't focus.", "insomnia": "I can't sleep."})
-    assert {"inattention", "excessive_worry"} <= set(doctor._picture_concepts())
+    # stop 60: the ADHD screen after a poor concentration is a young adult's (screen_when 'max_age' 39), or anyone's
+    # who tells it as lifelong; at 44 the worry is asked, not how easy it is to sit still in a class (uw-033, uw-032)
+    assert "excessive_worry" in doctor._picture_concepts() and "inattention" not in doctor._picture_concepts()
+    young = ScriptedClinician()
+    young.reset({"text": "Outpatient clinic. A 28-year-old woman is here to see you, alone."}, {})
+    young.findings.present.update({"poor_concentration": "I can't focus.", "insomnia": "I can't sleep."})
+    assert {"inattention", "excessive_worry"} <= set(young._picture_concepts())
+    lifelong = _clinician_with({}, present={"poor_concentration": "I can't focus.",
+                                            "childhood_onset_attention": "I've been like this since primary school."})
+    assert "inattention" in lifelong._picture_concepts()
     doctor = _clinician_with({}, present={"insomnia": "I can't sleep."}, denied={"excessive_worry"})
     assert "excessive_worry" not in doctor._picture_concepts()  # asked and answered already
 

@@ -1,0 +1,35 @@
+"""Stop 60 (s60-clin): uw-032, a man of 47 with a gambling disorder ('I now owe more than double with the interest', a
+loan shark, his father's mahjong for money and horse races), was never asked whether he gambled: a depression and an
+alcohol dependence were treated. Betting words in a reply (a relative's too) open the gambling questions
+(complaint_domains 'gambling'); 'I bet you hear that a lot' is no betting."""
+
+from __future__ import annotations
+
+from tests.scripted_encounters import interview
+
+
+def reply_with(opening: str):
+    def reply(question: str) -> str:
+        if "brought you" in question.lower():
+            return opening
+        return "No, not really."
+    return reply
+
+
+def asked(opening: str) -> list[str]:
+    return interview("Outpatient clinic. A 47-year-old man is here to see you, alone.", reply_with(opening), "Wife")
+
+
+def test_a_loan_shark_and_the_casino_open_the_gambling_questions():
+    questions = asked("I've been going to the casino and now a loan shark is after me for the money.")
+    assert any("after you've lost money" in q for q in questions), questions
+
+
+def test_an_idiom_opens_nothing():
+    questions = asked("I bet you hear this a lot, but I've been feeling low for months.")
+    assert not any("owe money to threatened you" in q for q in questions), questions
+
+
+def test_the_gambling_questions_never_push_out_the_smoking_question():
+    questions = asked("I've been betting on the football every night and I've lost thousands.")
+    assert any("Do you smoke or vape?" in q for q in questions), questions
