@@ -51,7 +51,7 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         # "From about November he has felt flat": a point may be hedged as a span is
         "point": re.compile(rf"\b({_alt(d['point_before'])})\s+{hedge}({point})", re.I),
         "well": re.compile(rf"\b(?:{_alt(d['well_before'])})\s+({point}|{span}\s+ago)", re.I),
-        "age": re.compile(r"\b(?:at|aged|age|from|when (?:she|he|i|they) was|when (?:she|he|i|they) were)\s+(\d{1,2})(?:\s*(?:-|–|to|or)\s*(\d{1,2}))?\b(?![:.]\d)(?!\s*(?:a\.?m|p\.?m|%|mg|units|kg|hours?\b|hrs?\b))", re.I),
+        "age": re.compile(r"\b(?:at|aged|age|from|when (?:she|he|i|they) was|when (?:she|he|i|they) were)\s+(\d{1,2})(?!(?:\s*(?:-|–|to|or)\s*\d{1,2})?\s*(?:a\.?m\.?|p\.?m\.?|o'clock)(?!\w))(?:\s*(?:-|–|to|or)\s*(\d{1,2}))?\b(?![:.]\d)(?!\s*(?:a\.?m|p\.?m|%|mg|units|kg|hours?\b|hrs?\b))", re.I),
         "onset_verbs": re.compile(rf"\b(?:{_alt(d['onset_verbs'])})\b", re.I),
         # "where he had worked for 31 years", "has lived in the village for six years": a few words may stand between,
         # never "with" ("has lived with the pain for two years" is the illness)
