@@ -161,6 +161,11 @@ def _point_prep(point: str) -> str:
 
 def _bare(span: str) -> str:
     """A span without its hedge: "about two months" -> "two months" (the reply adds its own "about")."""
+    # "more than a year" -> "a year": a hedge of two words goes too ("About more than a year ago", uw-033's daughter)
+    for hedge in sorted((h for h in _data()["hedges"] if " " in h), key=len, reverse=True):
+        if span.lower().startswith(hedge + " ") and len(span.split()) > len(hedge.split()) + 1:
+            span = span[len(hedge) + 1:]
+            break
     words = span.split()
     hedges = {h for h in _data()["hedges"] if " " not in h} | {"the", "last", "past"}
     while len(words) > 1 and words[0].lower() in hedges:
