@@ -51,7 +51,6 @@ RECORD = {
     },
 }
 
-LABEL = "Daughter (Sandra): "
 
 
 @pytest.fixture(scope="module")
@@ -65,20 +64,20 @@ def test_after_his_own_answer_on_drinking_she_says_her_correction(case) -> None:
     patient = make_patient(case, "full", seed=13)
     reply = patient.respond("How much alcohol do you drink in a typical week?")
     assert reply.speaker == "patient", reply.text
-    own, _, hers = reply.text.partition("\n" + LABEL)
-    assert own.strip() and "Sandra" not in own, reply.text
-    assert hers == "Dad, it's four or five cans every night, not a couple at the weekend.", reply.text
+    # his words stay his; hers come after them, named as hers where the doctor hears them (the encounter)
+    assert reply.text.strip() and "Sandra" not in reply.text and "four or five cans" not in reply.text, reply.text
+    assert reply.added == "Dad, it's four or five cans every night, not a couple at the weekend.", reply
     # one point corrected once
     again = patient.respond("Do you drink alcohol at all?")
-    assert LABEL not in again.text, again.text
+    assert not again.added, again
 
 
 def test_each_correction_goes_with_its_own_topic(case) -> None:
     patient = make_patient(case, "full", seed=13)
     mood = patient.respond("How has your mood been?")
-    assert LABEL not in mood.text, mood.text
+    assert not mood.added, mood
     sleep = patient.respond("How have you been sleeping?")
-    assert sleep.text.endswith(LABEL + "You've been up walking about at 3 every night since the funeral."), sleep.text
+    assert sleep.added == "You've been up walking about at 3 every night since the funeral.", sleep
 
 
 def test_she_corrects_only_where_her_persona_says_so(case) -> None:
@@ -90,4 +89,25 @@ def test_she_corrects_only_where_her_persona_says_so(case) -> None:
     path = Path(tempfile.mkdtemp()) / "plain.json"
     path.write_text(json.dumps(plain))
     reply = make_patient(load_case(str(path)), "full", seed=13).respond("How much alcohol do you drink in a typical week?")
-    assert not re.search(r"\n\w+ \(Sandra\):", reply.text), reply.text
+    assert not reply.added, reply
+
+
+def test_the_doctor_hears_her_correction_as_hers(case) -> None:
+    from mentalhospital_env.hospital.actions import Ask, Vocabulary, category_aliases
+    from mentalhospital_env.hospital.encounter import Encounter, EncounterSettings
+    from mentalhospital_env.hospital.roles import NoRewards
+    from mentalhospital_env.knowledge.codes import load_categories
+    from mentalhospital_env.rewards.chart import Turn
+
+    vocabulary = Vocabulary(lambda n: None, lambda n: None, category_aliases(load_categories()))
+    encounter = Encounter(case, make_patient(case, "full", seed=13), NoRewards(), EncounterSettings(10), vocabulary)
+    encounter.reset(seed=13)
+    seen = encounter.step(Ask("How much alcohol do you drink in a typical week?")).text
+    said, _, hers = seen.partition("\nDaughter (Sandra): ")
+    assert said.startswith("Patient: ") and "four or five cans" not in said, seen
+    assert hers == "Dad, it's four or five cans every night, not a couple at the weekend.", seen
+    turn = encounter.chart.turns[-1]
+    assert turn.speaker == "patient" and turn.added == hers and hers not in turn.patient, turn
+    # the chart keeps it with the turn, and a turn without it is written as before
+    assert Turn.from_dict(turn.to_dict()) == turn
+    assert "added" not in Turn("Q?", "A.").to_dict()

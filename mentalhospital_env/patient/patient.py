@@ -112,6 +112,9 @@ class PatientReply:
     partial: bool = False
     source: str = "offline"
     speaker: str = "patient"
+    #: what the person present said after the patient's own reply (her correction, :meth:`Patient._corrected`), in
+    #: their words; the encounter shows it on a line of its own, named as theirs, and the chart keeps it with the turn
+    added: str = ""
 
 
 @lru_cache(maxsize=1)
@@ -341,7 +344,8 @@ class Patient:
         """The patient's own reply with what the person present corrects her on, where the persona gives them the
         correction (:attr:`.Informant.corrections`) and the question is on its topic: said after hers, once, in their
         words and named as theirs ("I boxed white wine. ..." then "Daughter (Kristen): It was a box of wine a week,
-        not a small glass.", uw-033, whose daughter said none of her corrections)."""
+        not a small glass.", uw-033, whose daughter said none of her corrections): :attr:`PatientReply.added`, never
+        the patient's own words (``text``)."""
         informant = self.informant
         if (informant is None or not informant.corrections or reply.speaker != "patient" or not reply.text
                 or reply.refused or pending.plan is None or getattr(pending.plan, "refusal", None) is not None):
@@ -362,7 +366,7 @@ class Patient:
         # one point corrected once: asked about the drinking again, she does not go on to the next thing that reads
         # as drink ("Mom, the bottle was empty by the 30th" was the tablets)
         self._corrected_on.update(dict(self._correction_topics())[words] & asked)
-        return replace(reply, text=f"{reply.text}\n{informant.label}: {words}")
+        return replace(reply, added=words)
 
     def _correction_topics(self) -> tuple[tuple[str, frozenset[str]], ...]:
         """Each correction with what it is about, read as a question to the patient would be (its topics, content
