@@ -35,7 +35,8 @@ RECORD = {
         "family_history": "None known.",
         "personal_history": "Retired nurse. Guns (told only when asked directly about guns in the home): her late "
                             "husband's shotgun was in the hall cupboard until June 2026, when Megan moved it and the "
-                            "cartridges to her house. Her son took the spare tablets to his flat in May.",
+                            "cartridges to her house. Her son took the spare tablets to his flat in May. Her brother Ray keeps "
+                            "hunting rifles at his house by the river.",
         "mental_status_exam": {"mood": "'Low.'"},
         "risk_assessment": {"suicide": "Low to moderate. Passive wishes in the spring, none now."},
     },
@@ -63,6 +64,8 @@ def test_the_means_taken_away_is_never_said_as_at_her_own_place(case) -> None:
     assert any(re.match(r"My late husband's shotgun was in the hall cupboard until June 2026, when Megan moved it and the "
                         r"cartridges to her house\.", s) for s in said), said
     assert any(re.search(r"\b[Mm]y son took the spare tablets to his flat\b", s) for s in said), said
+    # "keeps hunting rifles at his house" (the parser's "hunting" a verb of its own): still her brother's house
+    assert any(re.search(r"\b[Mm]y brother Ray keeps hunting rifles at his house\b", s) for s in said), said
 
 
 def test_asked_about_guns_she_says_where_they_are_now(case) -> None:

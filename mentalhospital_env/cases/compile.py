@@ -1121,6 +1121,8 @@ def _another_persons(pronoun, person: _Person) -> bool:
     if pronoun.i == 0:
         return False
     verb, subject = _clause_of(pronoun)
+    if _taken_to_theirs(pronoun, verb, subject, person):
+        return True  # "when Kristen moved them and the ammunition to her house": her house, not the patient's
     if subject is None or subject.i == pronoun.i:
         if pronoun.dep_ in ("nsubj", "nsubjpass") and verb.dep_ == "ccomp":
             # only what a named person told someone ("Callum told her he hates him"); what they knew or
@@ -1129,8 +1131,6 @@ def _another_persons(pronoun, person: _Person) -> bool:
             return speaker is not None and _named_other(speaker, person) and any(
                 c.dep_ in ("dative", "dobj") and c.i < verb.i for c in teller.children)
         return False
-    if _taken_to_theirs(pronoun, verb, subject, person):
-        return True  # "when Kristen moved them and the ammunition to her house": her house, not the patient's
     if _poss_dep(pronoun) or _owned_noun_after(pronoun) or (
             pronoun.i + 1 < len(pronoun.doc) and pronoun.doc[pronoun.i + 1].lower_ in _data()["possessive_before"]):
         return False  # "She sits with her back to the wall", "called her aunt": a possessive "her" is hers
@@ -1146,7 +1146,12 @@ def _taken_to_theirs(pronoun, verb, subject, person: _Person) -> bool:
     (``compile.json`` ``taken_to_theirs``, uw-033, where the guns moved out to the daughter's house were said as
     moved "to my house")."""
     rules = _data()["taken_to_theirs"]
-    if verb.lemma_.lower() not in rules["verbs"] or subject is None:
+    chain = [verb]
+    while subject is None and chain[-1].dep_ in ("xcomp", "conj") and chain[-1].head.i != chain[-1].i:
+        # "keeps hunting rifles at his house" parsed with "hunting" a verb: the subject is the verb's it hangs on
+        chain.append(chain[-1].head)
+        subject = next((c for c in chain[-1].children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    if not any(v.lemma_.lower() in rules["verbs"] for v in chain) or subject is None:
         return False
     if pronoun.dep_ == "poss":
         place, prep = pronoun.head, pronoun.head.head
