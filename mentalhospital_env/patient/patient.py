@@ -321,7 +321,7 @@ class Patient:
             self.seed = seed
         self._rng = random.Random(stable_seed("reply", self.case.case_id, self.variant, self.seed))
         self._corrections_said = set()  # what the person present has corrected her on, this encounter
-        self._corrected_on: set[str] = set()  # and the topics those corrections answered
+        self._corrected_on = set()  # and the topics those corrections answered
         if self.memory is not None:
             self.memory.reset()
         if self.representation is not None:
