@@ -71,3 +71,12 @@ def test_the_family_history_is_told_not_the_family_home(case) -> None:
         assert "not sure" not in reply.text.lower(), (question, reply.text)
         assert "family home" not in reply.text, (question, reply.text)
         assert re.search(r"dementia|depression", reply.text), (question, reply.text)
+
+
+def test_her_own_name_as_an_object_is_me(case) -> None:
+    # uw-033: "She's angry with I about the car." (the record's "angry with Kristen", said by Kristen)
+    from mentalhospital_env.patient.informant import informant_for
+
+    son = informant_for(case)
+    said = son.say("She is angry with Peter about the car and sometimes shouts at Peter.", "history_of_present_illness")
+    assert "with me" in said and "at me" in said and not re.search(r"\b(?:with|at) I\b", said), said

@@ -276,7 +276,7 @@ class Informant:
             if own:
                 text = re.sub(rf"(\b{re.escape(self.name)}\b[^.;]*?)\b{own}\b", r"\1my", text)
             text = re.sub(rf"\b{re.escape(self.name)}(?:'s|\u2019s)", "my", text)
-            text = re.sub(rf"\b{re.escape(self.name)}\b", "I", text)
+            text = _me_after_preposition(re.sub(rf"\b{re.escape(self.name)}\b", "I", text))
         mine = {"female": "her", "male": "his"}.get(self.sex or "", "their")
         text = self._relatives(text)
         text = self._self_pronouns(text)
@@ -320,7 +320,7 @@ class Informant:
         text = re.sub(r"\bthat (?:he|she|they) knows? of\b", "that we know of", text)
         if self.name:
             text = re.sub(rf"\b{re.escape(self.name)}(?:'s|\u2019s)", "my", text)
-            text = re.sub(rf"\b{re.escape(self.name)}\b", "I", text)
+            text = _me_after_preposition(re.sub(rf"\b{re.escape(self.name)}\b", "I", text))
             text = _first_person_verbs(text)
         return text[:1].upper() + text[1:]
 
@@ -688,6 +688,13 @@ def _third_person(said: str, sex: str | None) -> str:
     # "Mummy", "Daddy" in a child's words are the child's
     text = re.sub(r"\b(Mummy|Mommy|Mum|Mom|Daddy|Dad)\b", lambda m: f"{his} {m.group(1).lower().replace('mmy', 'm').replace('ddy', 'd')}", text)
     return text
+
+
+def _me_after_preposition(text: str) -> str:
+    """The informant's own name said as "I" where it is an object: "She's angry with I about the car" (uw-033's
+    daughter, the record's "angry with Kristen") is "angry with me"."""
+    return re.sub(r"\b(with|to|at|about|for|from|of|on|by|against|like|than|without|towards?|behind|beside|near)\s+I\b(?!')",
+                  r"\1 me", text)
 
 
 def _i_and_verbs(text: str) -> str:
