@@ -3640,7 +3640,12 @@ def _one_sentence(text: str) -> bool:
     if len(sents) != 1:
         return False
     root = sents[0].root
-    return root.tag_ in _FINITE and any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in root.children)
+    subject = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass", "expl")), None)
+    # the sentence opens on its subject, and a subject a sentence opens with ("her late husband's shotgun", "Gary's
+    # revolver", "the guns"), never a note's run of adjectives and nouns ("Strengths: devoted mother, reliable
+    # worker, asks for help ...", uw-018, said "I devoted my mother")
+    return (root.tag_ in _FINITE and subject is not None and subject.left_edge.i == 0
+            and doc[0].tag_ in ("DT", "PRP", "PRP$", "NNP", "NNPS", "CD"))
 
 
 def _finite(text: str) -> bool:
@@ -3690,7 +3695,9 @@ def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives
             # label ("Guns: her late husband's shotgun was in the hall cupboard until June, when Megan moved it ..."
             # was said "I gun, my late husband's shotgun ...")
             said = _voiced(section, labelled[1], sex, names, relatives, data, impersonal, cut, couple)
-            if said:
+            if said and re.search(r"\b(?:I|I'\w+|[Mm]y|[Mm]e|[Mm]yself)\b", said):
+                # said as his own ("My late husband's shotgun was ..."): another's words the value reports ("Firearms:
+                # Raewyn says three guns in the safe ..., Des keeps the key on his key ring", uw-021) are read in clauses
                 return said
         labelled = None  # a long value ("Alcohol: about 130-150 units a week; morning drinking ...") is read in clauses
     if labelled:
