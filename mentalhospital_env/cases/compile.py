@@ -3694,10 +3694,13 @@ def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives
             # a long value that is a sentence of its own is said as that sentence when it can be, never framed by the
             # label ("Guns: her late husband's shotgun was in the hall cupboard until June, when Megan moved it ..."
             # was said "I gun, my late husband's shotgun ...")
-            said = _voiced(section, labelled[1], sex, names, relatives, data, impersonal, cut, couple)
+            left: list[str] = []  # what this reading leaves unsaid counts only if it is the one kept
+            said = _voiced(section, labelled[1], sex, names, relatives, data, impersonal, left, couple)
             if said and re.search(r"\b(?:I|I'\w+|[Mm]y|[Mm]e|[Mm]yself)\b", said):
                 # said as his own ("My late husband's shotgun was ..."): another's words the value reports ("Firearms:
                 # Raewyn says three guns in the safe ..., Des keeps the key on his key ring", uw-021) are read in clauses
+                if cut is not None:
+                    cut.extend(left)
                 return said
         labelled = None  # a long value ("Alcohol: about 130-150 units a week; morning drinking ...") is read in clauses
     if labelled:
