@@ -143,7 +143,7 @@ def play(suite: str, seed: int) -> tuple[dict[str, dict], dict[str, list[tuple[s
     loaded = load_suite(suite)
     cases = {c.case_id: c.to_dict() for c in loaded.cases}
     turns: dict[str, list[tuple[str, str]]] = {}
-    for case_id, doctor, patient, _mark in turns_of(suite, list(cases), "full", seed):
+    for case_id, doctor, patient, _mark, _added in turns_of(suite, list(cases), "full", seed):
         turns.setdefault(case_id, []).append((doctor, patient))
     return cases, turns
 

@@ -38,8 +38,8 @@ def main(argv: list[str] | None = None) -> int:
         pairs += transcripts(suite, chosen, args.variant, args.seed)
     print(f"seed {args.seed}: {len(pairs)} turns from scripted-doctor episodes")
     sample = pairs if args.all else rng.sample(pairs, min(args.n, len(pairs)))
-    for i, (case_id, doctor, patient, mark) in enumerate(sample, 1):
-        print(f"[{i}] {case_id}\n  D: {doctor}\n  P{mark}: {patient}")
+    for i, (case_id, doctor, patient, mark, added) in enumerate(sample, 1):
+        print(f"[{i}] {case_id}\n  D: {doctor}\n  P{mark}: {patient}{added}")
     return 0
 
 

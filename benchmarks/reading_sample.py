@@ -27,8 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from exam_grading import Lints  # noqa: E402
 
 
-def turns_of(suite: str, case_ids: list[str], variant: str, seed: int) -> list[tuple[str, str, str, str]]:
-    """(case id, doctor, reply) of every answered turn; a reply the person with the patient gave (the turn's
+def turns_of(suite: str, case_ids: list[str], variant: str, seed: int) -> list[tuple[str, str, str, str, str]]:
+    """(case id, doctor, reply, mark, added) of every answered turn (``added``: what the person present said after the
+    patient's reply, printed on its own line and never linted as the patient's); a reply the person with the patient gave (the turn's
     speaker is the informant) is marked ``(informant)``, so that a reader never takes it for the patient's."""
     from mentalhospital_env.evaluation import EvaluationSpec, run_episode
 
@@ -39,7 +40,9 @@ def turns_of(suite: str, case_ids: list[str], variant: str, seed: int) -> list[t
         for turn in record["chart"]["turns"]:
             if turn.get("doctor") and turn.get("patient"):
                 mark = " (informant)" if turn.get("speaker") == "informant" else ""
-                out.append((case_id, turn["doctor"], turn["patient"], mark))
+                # what the person present said after the patient's reply (a correction), on its own line
+                added = f"\n  P (informant, after): {turn['added']}" if turn.get("added") else ""
+                out.append((case_id, turn["doctor"], turn["patient"], mark, added))
     return out
 
 
@@ -60,14 +63,14 @@ def main(argv: list[str] | None = None) -> int:
         lints = Lints()
         pairs = turns_of(str(args.whole), list(cases), args.variant, args.seed)
         failing = 0
-        for i, (case_id, doctor, patient, mark) in enumerate(pairs, 1):
+        for i, (case_id, doctor, patient, mark, added) in enumerate(pairs, 1):
             found = lints.check(patient, doctor, cases[case_id])
             failing += bool(found)
-            print(f"[{i}] {case_id}\n  D: {doctor}\n  P{mark}: {patient}" + (f"\n  lints: {'; '.join(found)}" if found else ""))
+            print(f"[{i}] {case_id}\n  D: {doctor}\n  P{mark}: {patient}{added}" + (f"\n  lints: {'; '.join(found)}" if found else ""))
         print(f"\n{failing} of {len(pairs)} replies fail a lint (seed {args.seed}, variant {args.variant})")
         return 0
     rng = random.Random(args.seed)
-    pairs: list[tuple[str, str, str, str]] = []
+    pairs: list[tuple[str, str, str, str, str]] = []
     cases = {}
     for suite in args.suites.split(","):
         loaded = load_suite(suite)
@@ -80,9 +83,9 @@ def main(argv: list[str] | None = None) -> int:
     sample = rng.sample(pairs, min(args.n, len(pairs)))
     print(f"reading sample: seed {args.seed}, variant {args.variant}, {len(sample)} of {len(pairs)} turns "
           f"from scripted-doctor episodes on {len(cases)} cases ({args.suites})")
-    for i, (case_id, doctor, patient, mark) in enumerate(sample, 1):
+    for i, (case_id, doctor, patient, mark, added) in enumerate(sample, 1):
         found = lints.check(patient, doctor, cases[case_id])
-        print(f"[{i}] {case_id}\n  D: {doctor}\n  P{mark}: {patient}" + (f"\n  lints: {'; '.join(found)}" if found else ""))
+        print(f"[{i}] {case_id}\n  D: {doctor}\n  P{mark}: {patient}{added}" + (f"\n  lints: {'; '.join(found)}" if found else ""))
     return 0
 
 

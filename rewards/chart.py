@@ -23,16 +23,22 @@ class Turn:
     # who answered: "patient", or "informant" when the relative or carer present did (the reply is then read
     # in the patient's frame by coverage: the informant's "I" is the informant, the patient's "he" the patient)
     speaker: str = "patient"
+    # what the person present said after the patient's reply (a correction of theirs: "It was a box of wine a week,
+    # not a small glass."), never the patient's words
+    added: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"doctor": self.doctor, "patient": self.patient, "fact_ids": list(self.fact_ids)}
         if self.speaker != "patient":  # a patient's turn is written as before
             out["speaker"] = self.speaker
+        if self.added:
+            out["added"] = self.added
         return out
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> "Turn":
-        return cls(raw["doctor"], raw["patient"], tuple(raw.get("fact_ids", ())), raw.get("speaker", "patient"))
+        return cls(raw["doctor"], raw["patient"], tuple(raw.get("fact_ids", ())), raw.get("speaker", "patient"),
+                   raw.get("added", ""))
 
 
 @dataclass(frozen=True)

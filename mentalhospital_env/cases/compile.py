@@ -1001,7 +1001,8 @@ def _swap_tokens(doc, person: _Person, section: str) -> str:
             # "makes her test them": "her" before a bare verb is its object, "me", never "my"
             bare_verb = low == person.object and not own_word and t.i + 1 < len(doc) and doc[t.i + 1].tag_ == "VB"
             out[t.i] = _case_like(t, "me" if bare_verb else "my") + t.whitespace_
-        elif low == person.object and t.tag_ == "PRP" and not family and relative_seen and _bound_by_relatives(t, person):
+        elif low == person.object and t.tag_ == "PRP" and not family and relative_seen and _bound_by_relatives(t, person) and (
+                not _taken_to_theirs(t, *_clause_of(t), person)):  # "took the tablets home with her": the taker's
             # "her husband and daughter would be better off without her": an object pronoun never names the
             # subject of its own clause, so with the relatives all in that subject the pronoun is the patient
             out[t.i] = _case_like(t, "me") + t.whitespace_
@@ -1120,6 +1121,8 @@ def _another_persons(pronoun, person: _Person) -> bool:
     if pronoun.i == 0:
         return False
     verb, subject = _clause_of(pronoun)
+    if _taken_to_theirs(pronoun, verb, subject, person):
+        return True  # "when Kristen moved them and the ammunition to her house": her house, not the patient's
     if subject is None or subject.i == pronoun.i:
         if pronoun.dep_ in ("nsubj", "nsubjpass") and verb.dep_ == "ccomp":
             # only what a named person told someone ("Callum told her he hates him"); what they knew or
@@ -1134,6 +1137,39 @@ def _another_persons(pronoun, person: _Person) -> bool:
     if pronoun.lower_ == person.object and pronoun.tag_ == "PRP" and pronoun.dep_ in ("dobj", "pobj", "iobj", "dative", "appos"):
         return subject.lower_ == person.subject and subject.i < pronoun.i
     return False
+
+
+def _taken_to_theirs(pronoun, verb, subject, person: _Person) -> bool:
+    """Whether ``pronoun`` is in a phrase of place or company after a verb of taking or moving ("to her house",
+    "with her") whose subject is another person (a name, a relative) or the means of harm moved ("guns and
+    ammunition moved to her house", nobody named): the place is the taker's, not the patient's
+    (``compile.json`` ``taken_to_theirs``, uw-033, where the guns moved out to the daughter's house were said as
+    moved "to my house")."""
+    rules = _data()["taken_to_theirs"]
+    chain = [verb]
+    while subject is None and chain[-1].dep_ in ("xcomp", "conj") and chain[-1].head.i != chain[-1].i:
+        # "keeps hunting rifles at his house" parsed with "hunting" a verb: the subject is the verb's it hangs on
+        chain.append(chain[-1].head)
+        subject = next((c for c in chain[-1].children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    if not any(v.lemma_.lower() in rules["verbs"] for v in chain) or subject is None:
+        return False
+    if pronoun.dep_ == "poss":
+        place, prep = pronoun.head, pronoun.head.head
+        if place.lemma_.lower() not in rules["places"] or place.dep_ != "pobj":
+            return False
+    elif pronoun.dep_ == "pobj":
+        prep = pronoun.head
+    else:
+        return False
+    if prep.lower_ not in rules["prepositions"]:
+        return False
+    if subject.lower_ in (person.subject, "i", "we") or subject.lower_ in _data()["patient_nouns"]:
+        return False
+    if _named_other(subject, person) or subject.lemma_.lower() in _data()["relative_nouns"]:
+        return True
+    # the thing moved is the subject ("guns and ammunition moved to her house"): a means of harm taken away
+    return subject.pos_ != "PRON" and any(
+        w.lower_ in rules["means"] for w in subject.subtree)
 
 
 def _enclosed(relative) -> bool:
@@ -3595,6 +3631,23 @@ def _negative_head(head: str) -> bool:
     return bool(_NEGATIVE_START.match(head.strip())) or any(t.dep_ == "neg" for t in _nlp()(head))
 
 
+def _one_sentence(text: str) -> bool:
+    """Whether a label's value is one sentence with its own subject and finite main verb, no list ("; ")."""
+    if ";" in text:
+        return False
+    doc = _nlp()(text)
+    sents = list(doc.sents)
+    if len(sents) != 1:
+        return False
+    root = sents[0].root
+    subject = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass", "expl")), None)
+    # the sentence opens on its subject, and a subject a sentence opens with ("her late husband's shotgun", "Gary's
+    # revolver", "the guns"), never a note's run of adjectives and nouns ("Strengths: devoted mother, reliable
+    # worker, asks for help ...", uw-018, said "I devoted my mother")
+    return (root.tag_ in _FINITE and subject is not None and subject.left_edge.i == 0
+            and doc[0].tag_ in ("DT", "PRP", "PRP$", "NNP", "NNPS", "CD"))
+
+
 def _finite(text: str) -> bool:
     """Whether a value has a finite verb of its own ("works hard when in work"); one word ("reduced") is a value."""
     doc = _nlp()(text)
@@ -3637,6 +3690,18 @@ def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives
         text = own.group("words")
     labelled = _topic_label(text, sex, names, data) if section not in ("medications", "allergies", "family_history") else None
     if labelled and len(labelled[1].split()) > data["max_words"] // 2:
+        if _one_sentence(_clean(labelled[1], data)):
+            # a long value that is a sentence of its own is said as that sentence when it can be, never framed by the
+            # label ("Guns: her late husband's shotgun was in the hall cupboard until June, when Megan moved it ..."
+            # was said "I gun, my late husband's shotgun ...")
+            left: list[str] = []  # what this reading leaves unsaid counts only if it is the one kept
+            said = _voiced(section, labelled[1], sex, names, relatives, data, impersonal, left, couple)
+            if said and re.search(r"\b(?:I|I'\w+|[Mm]y|[Mm]e|[Mm]yself)\b", said):
+                # said as his own ("My late husband's shotgun was ..."): another's words the value reports ("Firearms:
+                # Raewyn says three guns in the safe ..., Des keeps the key on his key ring", uw-021) are read in clauses
+                if cut is not None:
+                    cut.extend(left)
+                return said
         labelled = None  # a long value ("Alcohol: about 130-150 units a week; morning drinking ...") is read in clauses
     if labelled:
         if not labelled[1]:
@@ -5135,7 +5200,23 @@ def _speakable(says: str, section: str, person: _Person, data: dict[str, Any], i
         return impersonal is True or _about_things(says, data)
     # a third-person subject left for the patient when no relative is named
     if re.search(rf"\b(?:{person.subject}|{person.possessive}|{person.object})\b", low) and not (set(words) & (person.others | set(data["people_nouns"]))):
+        # one exception: the pronoun of a named person who took a means away ("when Kristen moved them and the
+        # ammunition to her house", uw-033): hers, said as it stands
+        return _only_takers_pronouns(says, person)
+    return True
+
+
+def _only_takers_pronouns(says: str, person: _Person) -> bool:
+    """Whether every third-person pronoun the patient shares in ``says`` is a named taker's ("Kristen moved them to
+    her house": :func:`_taken_to_theirs`, with a person named as the taker, not only the thing moved)."""
+    doc = _nlp()(says)
+    shared = [t for t in doc if t.lower_ in (person.subject, person.possessive, person.object)]
+    if not shared:
         return False
+    for t in shared:
+        verb, subject = _clause_of(t)
+        if subject is None or not _named_other(subject, person) or not _taken_to_theirs(t, verb, subject, person):
+            return False
     return True
 
 

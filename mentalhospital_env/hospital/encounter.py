@@ -435,13 +435,17 @@ class Encounter:
         if isinstance(action, Ask):
             reply = self.patient.respond(action.utterance)
             speaker = "informant" if getattr(reply, "speaker", "patient") == "informant" else "patient"
-            turn = Turn(action.utterance, reply.text, tuple(reply.fact_ids), speaker)
+            added = getattr(reply, "added", "") or ""  # the person present's correction after the patient's reply
+            turn = Turn(action.utterance, reply.text, tuple(reply.fact_ids), speaker, added)
             self._chart = replace(chart, turns=chart.turns + (turn,))
             # who answered goes to a shaper whose on_ask takes it (the library's: an informant's "he" is the
             # patient); any other shaper is called as before
             extra = (speaker,) if _takes_speaker(self.shaper) else ()
             payment = self._pay("on_ask", turn.doctor, turn.patient, turn.fact_ids, *extra)
             text = f"{_speaker_label(self.patient, reply)}: {reply.text}"
+            if added:
+                informant = getattr(self.patient, "informant", None)
+                text += f"\n{informant.label if informant is not None else 'Relative'}: {added}"
         elif isinstance(action, OrderExams):
             already = set(chart.exams or ())
             new = [name for name in action.exams if name not in already]

@@ -57,6 +57,9 @@ class Informant:
     #: the record says they answer for an adult who cannot give his own history (``answers_for`` of
     #: ``data/informant.json``): its history topics are theirs to answer, however the patient is asked
     answers_for: bool = False
+    #: what the persona says they correct the patient on, in their words ("it was a box of wine a week, not a small
+    #: glass"): said after the patient's own answer on its topic (``corrects`` of ``data/informant.json``)
+    corrections: tuple[str, ...] = ()
 
     def tells(self, section: str, text: str) -> bool:
         """Whether they say a sentence of the record: not what only a clinician writes (the examination, scores),
@@ -273,7 +276,7 @@ class Informant:
             if own:
                 text = re.sub(rf"(\b{re.escape(self.name)}\b[^.;]*?)\b{own}\b", r"\1my", text)
             text = re.sub(rf"\b{re.escape(self.name)}(?:'s|\u2019s)", "my", text)
-            text = re.sub(rf"\b{re.escape(self.name)}\b", "I", text)
+            text = _me_after_preposition(re.sub(rf"\b{re.escape(self.name)}\b", "I", text))
         mine = {"female": "her", "male": "his"}.get(self.sex or "", "their")
         text = self._relatives(text)
         text = self._self_pronouns(text)
@@ -317,7 +320,7 @@ class Informant:
         text = re.sub(r"\bthat (?:he|she|they) knows? of\b", "that we know of", text)
         if self.name:
             text = re.sub(rf"\b{re.escape(self.name)}(?:'s|\u2019s)", "my", text)
-            text = re.sub(rf"\b{re.escape(self.name)}\b", "I", text)
+            text = _me_after_preposition(re.sub(rf"\b{re.escape(self.name)}\b", "I", text))
             text = _first_person_verbs(text)
         return text[:1].upper() + text[1:]
 
@@ -687,6 +690,13 @@ def _third_person(said: str, sex: str | None) -> str:
     return text
 
 
+def _me_after_preposition(text: str) -> str:
+    """The informant's own name said as "I" where it is an object: "She's angry with I about the car" (uw-033's
+    daughter, the record's "angry with Kristen") is "angry with me"."""
+    return re.sub(r"\b(with|to|at|about|for|from|of|on|by|against|like|than|without|towards?|behind|beside|near)\s+I\b(?!')",
+                  r"\1 me", text)
+
+
 def _i_and_verbs(text: str) -> str:
     """"I have been treated by my GP ... and takes sertraline": a verb joined to the informant's "I" in
     the base form ("and take sertraline")."""
@@ -826,10 +836,41 @@ def informant_for(case: Case) -> Informant | None:
              for m in [re.search(rf"\b{w}s?\b", text, re.IGNORECASE)] if m is not None]
     if not found:
         return Informant("parent", _name_beside(text, None), case.demographics.sex,
-                         _answers_for(case, text, persona.speech_style))
+                         _answers_for(case, text, persona.speech_style), _corrections(text))
     _, _, relation, match = min(found, key=lambda f: f[:2])
     return Informant(relation, _name_beside(text, match), case.demographics.sex,
-                     _answers_for(case, text, persona.speech_style))
+                     _answers_for(case, text, persona.speech_style), _corrections(text))
+
+
+# one quotation of a list: opened after the list's start or its separator, closed before a separator or the end
+# (an apostrophe inside a word, "it's", does not close it)
+_QUOTED = re.compile(r"\s*(?:and\s+)?['\u2018\u201c\"]((?:[^'\u2019\u201d\"]|['\u2019](?=[a-z]))+)['\u2019\u201d\"]\s*([;,])?")
+
+
+def _corrections(described: str) -> tuple[str, ...]:
+    """What the persona says the person present corrects the patient on, in their words, each as a sentence
+    ("Corrects her: 'Mom, the bottle was empty by the 30th'; 'it was a box of wine a week, not a small glass'" ->
+    "Mom, the bottle was empty by the 30th.", "It was a box of wine a week, not a small glass."); none where the
+    persona names no such list (``corrects`` of ``data/informant.json``)."""
+    out: list[str] = []
+    for cue in _informant_cues()["corrects"]["cues"]:
+        for m in re.finditer(cue, described or "", re.IGNORECASE):
+            at = m.end()
+            while (q := _QUOTED.match(described, at)) is not None:
+                words = q.group(1).strip()
+                if words:
+                    words = words[0].upper() + words[1:]
+                    out.append(words if words.endswith((".", "!", "?")) else words + ".")
+                at = q.end()
+                if not q.group(2):
+                    break
+    return tuple(dict.fromkeys(out))
+
+
+def correction_subject(words: str) -> str:
+    """A correction as its topic is read: the name the patient is called by at its head left out ("Mom, the bottle
+    ..." is about the bottle, not the mood)."""
+    return re.sub(_informant_cues()["corrects"]["address"], "", words, flags=re.IGNORECASE)
 
 
 _TITLE = r"(?:(?:Mr|Mrs|Ms|Miss|Mx|Dr)\.?\s+)"

@@ -112,6 +112,9 @@ class PatientReply:
     partial: bool = False
     source: str = "offline"
     speaker: str = "patient"
+    #: what the person present said after the patient's own reply (her correction, :meth:`Patient._corrected`), in
+    #: their words; the encounter shows it on a line of its own, named as theirs, and the chart keeps it with the turn
+    added: str = ""
 
 
 @lru_cache(maxsize=1)
@@ -285,6 +288,9 @@ class Patient:
         self._replies: dict[str, str] = {}
         self._said_again_at = -_AGAIN_EVERY  # the turn a "Like I said," last led a reply
         self.transcript: list[_Turn] = []
+        self._correction_about: tuple[tuple[str, frozenset[str]], ...] | None = None
+        self._corrections_said: set[str] = set()
+        self._corrected_on: set[str] = set()
         self.reset(seed)
 
     # -- public state ------------------------------------------------------------------------------
@@ -314,6 +320,8 @@ class Patient:
         if seed is not None or not hasattr(self, "seed"):
             self.seed = seed
         self._rng = random.Random(stable_seed("reply", self.case.case_id, self.variant, self.seed))
+        self._corrections_said = set()  # what the person present has corrected her on, this encounter
+        self._corrected_on = set()  # and the topics those corrections answered
         if self.memory is not None:
             self.memory.reset()
         if self.representation is not None:
@@ -330,7 +338,50 @@ class Patient:
         if self.client is not None:
             return respond_batch([self], [utterance])[0]
         pending = self._prepare(utterance)
-        return self._finish(pending, pending.offline)
+        return self._corrected(pending, self._finish(pending, pending.offline))
+
+    def _corrected(self, pending: _Pending, reply: PatientReply) -> PatientReply:
+        """The patient's own reply with what the person present corrects her on, where the persona gives them the
+        correction (:attr:`.Informant.corrections`) and the question is on its topic: said after hers, once, in their
+        words and named as theirs ("I boxed white wine. ..." then "Daughter (Kristen): It was a box of wine a week,
+        not a small glass.", uw-033, whose daughter said none of her corrections): :attr:`PatientReply.added`, never
+        the patient's own words (``text``)."""
+        informant = self.informant
+        if (informant is None or not informant.corrections or reply.speaker != "patient" or not reply.text
+                or reply.refused or pending.plan is None or getattr(pending.plan, "refusal", None) is not None):
+            return reply
+        tax = load_taxonomy()
+        asked = {t for t in pending.question.topics if t in tax.by_id and tax.kind(t) != "meta"}
+        asked |= set(pending.question.concepts)
+        heard = _content_words(f"{pending.question.text} {reply.text}")
+        # of those on the topic, the one nearest what was said ("I boxed white wine" is corrected with the box of wine
+        # a week, not with the bottle of tablets empty by the 30th): most topics shared, then most words, then first
+        fits = [(len(about & asked), len(_content_words(words) & heard), -i, words)
+                for i, (words, about) in enumerate(self._correction_topics())
+                if words not in self._corrections_said and (about & asked) - self._corrected_on]
+        if not fits:
+            return reply
+        words = max(fits)[3]
+        self._corrections_said.add(words)
+        # one point corrected once: asked about the drinking again, she does not go on to the next thing that reads
+        # as drink ("Mom, the bottle was empty by the 30th" was the tablets)
+        self._corrected_on.update(dict(self._correction_topics())[words] & asked)
+        return replace(reply, added=words)
+
+    def _correction_topics(self) -> tuple[tuple[str, frozenset[str]], ...]:
+        """Each correction with what it is about, read as a question to the patient would be (its topics, content
+        only, and its concepts): "It was a box of wine a week, not a small glass." is the drinking."""
+        if self._correction_about is None:
+            from .informant import correction_subject
+
+            tax = load_taxonomy()
+            out = []
+            for words in self.informant.corrections if self.informant is not None else ():
+                q = read_question(correction_subject(words), self.index.lexicon, self.topic_reader)
+                about = {t for t in q.topics if t in tax.by_id and tax.kind(t) != "meta"} | set(q.concepts)
+                out.append((words, frozenset(about)))
+            self._correction_about = tuple(out)
+        return self._correction_about
 
     def _prepare(self, utterance: str) -> _Pending:
         if not isinstance(utterance, str):
@@ -716,6 +767,11 @@ class Patient:
                 self._record_disclosed.setdefault(fid, None)
         self.transcript.append(_Turn(pending.question.text, reply.text))
         return reply
+
+
+def _content_words(text: str) -> set[str]:
+    """The longer words of a text, lower case (what a correction and the reply it follows share: "wine")."""
+    return {w for w in re.findall(r"[a-z]{4,}", text.lower())}
 
 
 #: topics a question about the illness as a whole may carry beside its time ("When did all this start?")

@@ -793,9 +793,11 @@ def _without(text: str, patterns: Iterable[re.Pattern[str]]) -> str:
     return text
 
 
-def _misread(fact: Fact, affirms: frozenset[str], rules: RecallRules, lexicon: Lexicon, forced: str | None) -> frozenset[str]:
+def _misread(fact: Fact, affirms: frozenset[str], rules: RecallRules, lexicon: Lexicon, forced: str | None,
+             subject: str = "patient") -> frozenset[str]:
     """The concepts of ``affirms`` the lexicon read only in wording that means something else
-    (``data/recall.json`` ``misread``): with those words taken out, the fact no longer states them."""
+    (``data/recall.json`` ``misread``): with those words taken out, the fact no longer states them. ``subject``:
+    whose the concepts are (``"other"``: a relative's, "the family ranch house" is no family's mental health)."""
     out = set()
     for concept in affirms & rules.misread.keys():
         pattern = rules.misread[concept]
@@ -803,7 +805,7 @@ def _misread(fact: Fact, affirms: frozenset[str], rules: RecallRules, lexicon: L
         if not any(pattern.search(t) for t in texts):
             continue
         still = any(
-            s.concept_id == concept and s.subject == "patient" and not s.negated
+            s.concept_id == concept and s.subject == subject and not s.negated
             for t in texts
             for s in read_statements(_without(t, (pattern,)), lexicon, forced)
         )
@@ -909,6 +911,9 @@ class FactIndex:
             )
             about_other = frozenset(s.concept_id for s in found if s.subject == "other" and not s.negated)
             affirms -= _misread(fact, affirms, rules, self.lexicon, forced)
+            # "Lives alone in the family ranch house" (uw-033) is no relative's mental health: asked about the family's,
+            # the patient and her daughter said "I'm not sure" over her mother's dementia and her sister's depression
+            about_other -= _misread(fact, about_other, rules, self.lexicon, forced, "other")
             if not fact.told and rules.questioned.search(fact.text):
                 # chart knowledge that questions or weighs findings ("Impression: possible emerging psychosis
                 # (?ideas of reference) vs depression"): a hypothesis of the clinician's, no finding of the patient

@@ -51,7 +51,7 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         # "From about November he has felt flat": a point may be hedged as a span is
         "point": re.compile(rf"\b({_alt(d['point_before'])})\s+{hedge}({point})", re.I),
         "well": re.compile(rf"\b(?:{_alt(d['well_before'])})\s+({point}|{span}\s+ago)", re.I),
-        "age": re.compile(r"\b(?:at|aged|age|from|when (?:she|he|i|they) was|when (?:she|he|i|they) were)\s+(\d{1,2})(?:\s*(?:-|–|to|or)\s*(\d{1,2}))?\b(?![:.]\d)(?!\s*(?:a\.?m|p\.?m|%|mg|units|kg|hours?\b|hrs?\b))", re.I),
+        "age": re.compile(r"\b(?:at|aged|age|from|when (?:she|he|i|they) was|when (?:she|he|i|they) were)\s+(\d{1,2})(?!(?:\s*(?:-|–|to|or)\s*\d{1,2})?\s*(?:a\.?m\.?|p\.?m\.?|o'clock)(?!\w))(?:\s*(?:-|–|to|or)\s*(\d{1,2}))?\b(?![:.]\d)(?!\s*(?:a\.?m|p\.?m|%|mg|units|kg|hours?\b|hrs?\b))", re.I),
         "onset_verbs": re.compile(rf"\b(?:{_alt(d['onset_verbs'])})\b", re.I),
         # "where he had worked for 31 years", "has lived in the village for six years": a few words may stand between,
         # never "with" ("has lived with the pain for two years" is the illness)
@@ -161,6 +161,11 @@ def _point_prep(point: str) -> str:
 
 def _bare(span: str) -> str:
     """A span without its hedge: "about two months" -> "two months" (the reply adds its own "about")."""
+    # "more than a year" -> "a year": a hedge of two words goes too ("About more than a year ago", uw-033's daughter)
+    for hedge in sorted((h for h in _data()["hedges"] if " " in h), key=len, reverse=True):
+        if span.lower().startswith(hedge + " ") and len(span.split()) > len(hedge.split()) + 1:
+            span = span[len(hedge) + 1:]
+            break
     words = span.split()
     hedges = {h for h in _data()["hedges"] if " " not in h} | {"the", "last", "past"}
     while len(words) > 1 and words[0].lower() in hedges:
