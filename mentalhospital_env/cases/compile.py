@@ -92,10 +92,15 @@ def _utterances(sentence: str) -> list[str]:
 
 
 def _dated_after_quote(sentence: str) -> list[str]:
-    """``sentence`` split only where the writer's dated words follow a quotation that ends its sentence."""
+    """``sentence`` split only where the writer's dated words with no verb of their own (a label, a frame) follow a
+    quotation that ends its sentence; a dated sentence of prose stays with the quotation before it (uw-014's wife's
+    "'I'm not frightened of him, I'm frightened for him.' On the anniversary, Fri 25/09/26, he did not come home ...",
+    split, was said as his in his pronouns)."""
     out: list[str] = []
     for k, part in enumerate(_AFTER_QUOTE.split(sentence)):
-        if k and _WRITTEN_DATE.search(re.split(r"['\u2018\u201c\"]", part, maxsplit=1)[0]) and _OPENS_QUOTE.search(out[-1]):
+        head = re.split(r"['\u2018\u201c\"]", part, maxsplit=1)[0]
+        if k and _WRITTEN_DATE.search(head) and _OPENS_QUOTE.search(out[-1]) and not any(
+                t.tag_ in _FINITE for t in _nlp()(head)):
             out.append(part)
         elif out:
             out[-1] = f"{out[-1]} {part}"
@@ -2193,6 +2198,8 @@ def sentence_voices(text: str, section: str, names: tuple[str, ...], whole: str,
             continue
         caps = re.match(r"[A-Z][A-Z0-9&/ ,-]{3,}(?=\s|$)", para)
         kind = _heading_kind(caps.group(0), kinds) if caps else None
+        # a prescription-monitoring report opening the line ("PDMP (OARRS): ...") is the writer's over this line only
+        only_line = bool(caps) and _heading_kind(caps.group(0), {"clinician_headings": kinds["line_headings"]}) is not None
         if title and not kind:
             kind = _heading_kind(para, kinds)  # the title names its writer anywhere ("... - <name>, Resident Assistant")
         if kind:
@@ -2211,7 +2218,7 @@ def sentence_voices(text: str, section: str, names: tuple[str, ...], whole: str,
                 out.append(Voice(kind, _words_of(para), pos, pos + len(para) if pos >= 0 else -1))
                 continue
         label = re.match(r"^((?:[^:.!?'\u2018\u201c\"()]|(?<=\w)['\u2019](?=s\b)|\([^()]*\)){1,100}?):\s+(?=\S)", para)
-        line_kind = block
+        line_kind = "clinician" if only_line else block
         other = entry
         if label and _label_speaker(label.group(1), data, section, people):
             other = True
