@@ -3320,7 +3320,6 @@ def _clean(text: str, data: dict[str, Any]) -> str:
     the clinic's abbreviations spelt out (``compile.json`` ``lay_patterns``)."""
     text = re.sub(data["aside_pattern"], "", text)
     text = re.sub(data["record_clause_pattern"], "", text)  # ", filled while she said she had stopped": the record's
-    text = re.sub(data["writer_relative_pattern"], "", text, flags=re.IGNORECASE)  # "... that led to the referral"
     text = re.sub(data["asked_answer_pattern"], "", text)  # "'Are you sad?' - 'sad'": the asker's question goes
     # an aside in parentheses ("Helen (a nurse)", "boxing (stopped)") is the writer's, not said aloud;
     # one holding the patient's quoted words stays ("('it should have been me')")
@@ -3442,9 +3441,6 @@ def _compile_one(fid, section, text, sex, names, data, tax, no_allergy,
     topics = _medicine_named(topics, section, low)
     negative = bool(_NEGATIVE_START.match(text)) or " denies " in f" {low} "
     spoken_text = _cue_clauses_out(section, text)  # a clinician-only cue silences its own clause of a list
-    # the writer's relative clause naming the referral ("The experiences that led to the referral happen only as he is
-    # falling asleep or waking", hw-031) is no reason to leave the sentence unsaid: the clause goes, the rest is his
-    spoken_text = re.sub(data["writer_relative_pattern"], "", spoken_text, flags=re.IGNORECASE)
     told = not _not_said(section, spoken_text)
     says: str | None = None
     relative = None
