@@ -2,7 +2,7 @@
 nausea gone' (stopped in June) answered a December question on appetite (uw-033); a PCP list's 'sertraline 100 mg
 daily' was said as hers; a quotation the chart dates by its own label ('(15/03/2026, to night staff): 'I want to be
 with Mum in the sky.'') was said as now, with the review's frame after it ('... consultant outpatient review 4
-December 2026, with my key worker, on sertraline 100 mg.', uw-030);. Records written here;
+December 2026, with my key worker, on sertraline 100 mg.', uw-030). Records written here;
 through compile_facts."""
 
 from __future__ import annotations
