@@ -81,12 +81,6 @@ def test_the_key_worker_tells_the_head_hitting_craig_will_not(uw030) -> None:
     assert reply.speaker == "informant" and "head-hitting" in reply.text and not reply.text.startswith("No"), reply.text
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "stop 59's integration: the speaker fixer's split of two quoted utterances ('Tired.' 'No work.' are two sentences) "
-    "leaves \"'No work.' (15/03/2026, to night staff): 'I want to be with Mum in the sky.' Consultant outpatient review "
-    "...\" one sentence, no longer the one this cut reads: the key worker now says 'He wants to be with his mum in the "
-    "sky, consultant outpatient review ...' to the day-to-day question (uw-030, seed 13, turn 4). Needs the dated "
-    "quotation said as past and the review's frame left out"))
 def test_his_words_said_of_him_are_cut_as_his_reply_would_be(uw030) -> None:
     # "He had mum coming Saturday. No work. He wants to be with his mum in the sky, consultant outpatient review 4
     # December 2026, with me, on sertraline 100 mg.": the March wish said as now, and the chart's frame read out

@@ -33,7 +33,7 @@ from typing import Any
 
 from .model import EHR, Fact
 
-__all__ = ["carried_list_label", "encounter_pass", "read_date", "record_moment"]
+__all__ = ["carried_list_label", "dated_quote_pass", "encounter_pass", "read_date", "record_moment"]
 
 
 @lru_cache(maxsize=1)
@@ -516,6 +516,35 @@ def record_moment(ehr: EHR, record_order: str) -> int | None:
     return max(when for when, _at in entries[spine])
 
 
+def dated_quote_pass(facts: list[Fact], ehr: EHR, record_order: str) -> list[Fact]:
+    """A quotation the record dates by its own label ("(15/03/2026, to night staff): 'I want to be with Mum in the
+    sky.'" in uw-030's chief complaint, ``dated_quote_label``) is what the patient said then: dated more than
+    ``record_recent_days`` before the encounter (:func:`record_moment`), a rendering in the present is told in the past
+    with when it held ("Back in March, I wanted to be with my mum in the sky."), never as now; his key worker said it to
+    a question about his days in December."""
+    data = _data()
+    moment = record_moment(ehr, record_order)
+    if moment is None:
+        return facts
+    label = re.compile(data["dated_quote_label"])
+    alone = re.compile(data["dated_quote_label_alone"])
+    out: list[Fact] = []
+    pending: re.Match | None = None  # a bare dated label compiled as a fact of its own, before its quotation
+    for f in facts:
+        m = label.match(f.text.strip()) if f.told and f.patient_says and f.time != "past" else None
+        if m is None and pending is not None and f.told and f.patient_says and f.time != "past" and re.match(
+                r"['\u2018\u201c\"]", f.text.strip()) and out and out[-1].section == f.section:
+            m = pending
+        pending = alone.match(f.text.strip())
+        found = read_date(m.group("date").strip(), _dt.date.fromordinal(moment).year, record_order) if m else None
+        if found and moment - found[0] > data["record_recent_days"] and _presents(f.patient_says or ""):
+            said = _past_tense(f.patient_says or "", data)
+            f = replace(f, time="past", patient_says=said if _says_its_time(said) else _framed(
+                said, _record_frame(found[0], moment, data)))
+        out.append(f)
+    return out
+
+
 def encounter_pass(facts: list[Fact], ehr: EHR, record_order: str) -> list[Fact]:
     """``facts`` with the states a later entry supersedes told as past (see the module's docstring)."""
     from .compile import disclosure_gates, expand_abbreviations
@@ -641,6 +670,10 @@ def _record_pass(facts: list[Fact], ehr: EHR, texts: dict[str, str], sentences: 
     lasting = [re.compile(p, re.IGNORECASE) for p in data["lasting_cues"] + data["record_lasting_cues"]]
     raw = re.compile(data["record_raw_words"])
     where = _locate_sentences(facts, sentences)
+    from .compile import _drug_head, medicines_now
+    over = sorted({_drug_head(n) for n in medicines_now(facts)[1]} - {""}, key=len, reverse=True)
+    # a stopped medicine named with its dose ("duloxetine 60 mg"): stopped_dose_told_past says it is told as over already
+    stopped = (r"\b(?:" + "|".join(re.escape(n) for n in over) + r")\b(?:\s+\w+)?\s+\d") if over else ""
     # the encounter's own examination (record_encounter_sections: the mental state and the risk as found at this
     # review), undated, is the latest word on a state: "No hallucinations since about April; hearing his name called
     # stopped by May" ends January's "hears his name called ... a few times a week" (uw-031, stop 57). Only a word
@@ -679,6 +712,18 @@ def _record_pass(facts: list[Fact], ehr: EHR, texts: dict[str, str], sentences: 
             out[k] = _said_past(f, s.date, encounter, None, data) if mine else replace(f, time="past")
             continue
         if s.date >= encounter:
+            continue
+        if stopped and re.search(stopped, f.patient_says or "", re.IGNORECASE) and not re.search(
+                data["stopped_dose_told_past"], f.patient_says or "", re.IGNORECASE):
+            # a dose of a medicine the record has since stopped, in an older entry ("'A little better in the daytime.'
+            # Duloxetine 60 mg for about 2 weeks, nausea gone." in March, stopped in June; a PCP list's "sertraline 100 mg
+            # daily", uw-033): that entry's state, told as then; a list item no parse puts in the past is not said
+            if not _presents(f.patient_says or ""):
+                out[k] = replace(f, time="past", told=False, patient_says=None)
+                continue
+            said = _past_tense(f.patient_says or "", data)  # framed even with its span: "for about 2 weeks" is the dose's
+            out[k] = replace(f, time="past", patient_says=said if _says_its_time(said) else _framed(
+                said, _record_frame(s.date, encounter, data)))
             continue
         if not set(f.topics) & states:
             continue

@@ -68,16 +68,47 @@ _QUOTE_SPEAKER = re.compile(r"\b(?:says|said|adds|added|tells \w+|told \w+|repor
 _OPENS_QUOTE = re.compile(r"(?:^|[\s(:;,\-\u2013])['\u2018\u201c](?=\w)")
 
 
+# a quotation that ends its sentence, then the writer's next sentence opening on a capital
+_AFTER_QUOTE = re.compile(r"(?<=[.!?]['\u2019\u201d])\s+(?=[A-Z(])")
+# a date written out in the writer's words ("(15 March 2026, to night staff)", "now (1 December 2026):", "review 4 December
+# 2026", "(12/01/2026)"): what makes the words after a closing quotation a new dated sentence of the writer's
+_WRITTEN_DATE = re.compile(r"\b\d{1,2} (?:January|February|March|April|May|June|July|August|September|October|November|December)"
+                           r"(?: \d{4})?\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b")
+
+
 def _utterances(sentence: str) -> list[str]:
     """A sentence's quoted utterances, each its own sentence where they follow one another (:data:`_QUOTED_UTTERANCES`);
-    a run of quotations introduced by its speaker ('He says: ...'), or continuing one opened before, stays whole."""
+    a run of quotations introduced by its speaker ('He says: ...'), or continuing one opened before, stays whole. The
+    writer's words after a quotation that ends its sentence are their own sentence where they carry a date before any
+    quotation of their own (uw-030's "... 'I want to be with Mum in the sky.' Consultant outpatient review 04/12/2026,
+    with his key worker, on sertraline 100 mg.", uw-033's "'My husband died and I've gone to pieces.' Her words now
+    (12/01/2026): 'Pretty good, considering.'": the review's frame was said in his words, "my words now" in hers); a
+    nurse's undated "'...' Mum's shopping list still on the fridge" stays with its quotation."""
     parts = _QUOTED_UTTERANCES.split(sentence)
     if len(parts) > 1 and (not _OPENS_QUOTE.search(parts[0]) or _QUOTE_SPEAKER.search(parts[0]) or others_account(parts[0])
                            or _named_quote(parts[0]) or _others_words_patterns()[0].search(parts[0])):
-        return [sentence]
-    return parts
+        parts = [sentence]
+    return [piece for part in parts for piece in _dated_after_quote(part)]
+
+
+def _dated_after_quote(sentence: str) -> list[str]:
+    """``sentence`` split only where the writer's dated words with no verb of their own (a label, a frame) follow a
+    quotation that ends its sentence; a dated sentence of prose stays with the quotation before it (uw-014's wife's
+    "'I'm not frightened of him, I'm frightened for him.' On the anniversary, Fri 25/09/26, he did not come home ...",
+    split, was said as his in his pronouns)."""
+    out: list[str] = []
+    for k, part in enumerate(_AFTER_QUOTE.split(sentence)):
+        head = re.split(r"['\u2018\u201c\"]", part, maxsplit=1)[0]
+        if k and _WRITTEN_DATE.search(head) and _OPENS_QUOTE.search(out[-1]) and not any(
+                t.tag_ in _FINITE for t in _nlp()(head)):
+            out.append(part)
+        elif out:
+            out[-1] = f"{out[-1]} {part}"
+        else:
+            out.append(part)
+    return out
 from .model import EHR, Fact
-from .chronology import carried_list_label, encounter_pass, read_date, record_moment
+from .chronology import carried_list_label, dated_quote_pass, encounter_pass, read_date, record_moment
 
 COMPILER_VERSION = "4"
 
@@ -611,13 +642,14 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
         trial = nlp(f"{person.subject.capitalize()} {lowered}")
         if trial[0].dep_ == "nsubj" and trial[0].head.pos_ in ("VERB", "AUX"):
             return _finish(_swap_tokens(trial, person, section))
-    if section == "personal_history" and root.tag_ in ("NN", "NNP") and not any(c.dep_ in ("det", "poss", "nummod") for c in root.children):
+    if section == "personal_history" and root.tag_ in ("NN", "NNP") and (not any(
+            c.dep_ in ("det", "poss", "nummod") for c in root.children) or root.lemma_.lower() in data["group_nouns"]):
         return _finish(_personal_noun_phrase(doc, root, text, person, section, data))
     if root.pos_ in ("ADJ", "ADV") and not any(t.pos_ in ("NOUN", "PROPN") for t in doc if t.i <= root.i):
         return _finish(f"I'm {_swap_tokens(nlp(_lower_first(first) + text[len(first.text):]), person, section)}")
     # a noun phrase: "Mild asthma.", "A glass of wine on Saturdays.", "Only child."
     body = _swap_tokens(doc, person, section)
-    if not (len(first.text) > 1 and first.text.isupper()):
+    if not (len(first.text) > 1 and first.text.isupper()) and first.text.rstrip(".") not in data["title_abbreviations"]:
         body = body[0].lower() + body[1:]
     if section == "personal_history" and root.tag_ == "NN" and not any(c.dep_ in ("det", "poss") for c in root.children):
         return _finish(_personal_noun_phrase(doc, root, text, person, section, data))
@@ -758,7 +790,7 @@ def _personal_noun_phrase(doc, root, text: str, person: _Person, section: str, d
     if doc[0].lower_.endswith("s") and _verb_lemma(doc[0]) != doc[0].lower_ and doc[0].i == root.i:
         return ""  # "Walks to the pub ...": a verb the parser took for a noun, not "I have a walks"
     body = _swap_tokens(doc, person, section)
-    if not (len(doc[0].text) > 1 and doc[0].text.isupper()):
+    if not (len(doc[0].text) > 1 and doc[0].text.isupper()) and doc[0].text.rstrip(".") not in data["title_abbreviations"]:
         body = body[0].lower() + body[1:]
     past = bool(_PAST.search(text) or re.search(r"\b(?:19|20)\d\d\b|\bat (?:school|university|college)\b", text)
                 or root.lower_ in ("child", "toddler", "baby", "teenager"))  # "Quiet, well-behaved child"
@@ -768,6 +800,12 @@ def _personal_noun_phrase(doc, root, text: str, person: _Person, section: str, d
     if root.lower_ in data["relative_nouns"] and not any(c.lower_ == "of" for c in root.children):
         return ""  # "Father a bus driver": a relative's fact, not "I'm a father a bus driver"
     duration = re.search(r"\bfor\b.*\b(?:years?|months?)\b|\bsince\b", body)
+    if root.lemma_.lower() in data["group_nouns"] and not any(c.lower_ == "of" for c in root.children):
+        # "St. Brendan's parish choir for 20 years" -> "I've been in St. Brendan's parish choir ..."; "not since" ends it
+        ended = re.search(r"\bnot since\b|\buntil\b", body) is not None
+        owned = doc[0].tag_ in ("NNP", "NNPS", "DT", "PRP$", "CD") or doc[0].text.rstrip(".") in data["title_abbreviations"]
+        return f"{'I was' if ended or (past and not duration) else 'I have been' if duration else 'I am'} in {'' if owned else article + ' '}{body}".replace(
+            "I am ", "I'm ", 1).replace("I have been", "I've been", 1)
     if re.search(data["person_noun_pattern"], root.lower_) or (duration and root.tag_ == "NN"):
         return f"{'I was' if past and not duration else 'I have been' if duration else 'I am'} {article} {body}".replace(
             "I am ", "I'm ", 1).replace("I have been", "I've been", 1)
@@ -815,6 +853,8 @@ def _verb_form(token) -> bool:
 
 def _lower_first(token) -> str:
     t = token.text
+    if t.rstrip(".") in _data()["title_abbreviations"] and t.endswith(".") or t in _data()["title_abbreviations"]:
+        return t  # a name's title ("St. Brendan's parish choir"): never "st. Brendan's"
     return t if t.isupper() and len(t) > 1 else t[0].lower() + t[1:]
 
 
@@ -881,6 +921,9 @@ def clinician_only(section: str, text: str) -> bool:
         or any(re.search(p, text, re.IGNORECASE) for p in data["not_told_patterns"])
         or _counselling(text, data)
         or (section not in data["observation_list_sections_not"] and _observation_list(text))
+        # advice with its condition, a clause of a plan ("...; ED if suddenly confused, feverish or after another fall;
+        # advised removing the guns", uw-033): the clinician's plan, never an event she had
+        or re.match(data["sentence_kinds"]["advice_pattern"], text.strip(), re.IGNORECASE) is not None
     )
 
 
@@ -1381,6 +1424,7 @@ def _compile_facts(ehr, sex, data, tax, no_allergy, names, relatives, record_tex
     if sex == "female":
         facts = _perinatal_mother_pass(facts, ehr, data, record_order)
     facts = _medicine_status_pass(facts, data)
+    facts = dated_quote_pass(facts, ehr, record_order)  # "(15/03/2026, to night staff): '...'": his words then
     # a state an earlier entry tells that a later one speaks of again is over by the encounter (chronology.py)
     facts = encounter_pass(facts, ehr, record_order)
     return tuple(_underreport_pass(facts, data))
@@ -1477,13 +1521,9 @@ def _drug_head(name: str) -> str:
     return words[0] if words else ""
 
 
-def _medicine_status_pass(facts: list[Fact], data: dict[str, Any]) -> list[Fact]:
-    """The medication section's word on what is taken now (its "I take ..." and "I used to take ..." sentences)
-    over the rest of the record: a medicine it says is taken now is not said again as one he used to take (uw-022:
-    "I take sertraline, ... paracetamol." and "I used to take sertraline, tinzaparin, paracetamol, ..."); a sentence
-    elsewhere that says a medicine is taken now (``taken_now_pattern``: a note or letter written before it was
-    stopped, "He is taking propranolol 10 mg prn, which helps a little." in uw-023's September referral) is not
-    said when the section says he only used to take it."""
+def medicines_now(facts: list[Fact]) -> tuple[set[str], set[str]]:
+    """The medicines the medication section says are taken now (its "I take ..." sentences) and those it says are
+    only used to be taken ("I used to take ..."), lower case."""
     taking: set[str] = set()
     past: set[str] = set()
     for f in facts:
@@ -1492,7 +1532,17 @@ def _medicine_status_pass(facts: list[Fact], data: dict[str, Any]) -> list[Fact]
                 taking.update(n.lower() for n in _listed_names(m.group(1)))
             for m in re.finditer(r"\bI used to take ([^.]+)\.", f.patient_says):
                 past.update(n.lower() for n in _listed_names(m.group(1)))
-    over = {n for n in past - taking if re.fullmatch(r"[a-z][a-z -]+", n)}
+    return taking, {n for n in past - taking if re.fullmatch(r"[a-z][a-z -]+", n)}
+
+
+def _medicine_status_pass(facts: list[Fact], data: dict[str, Any]) -> list[Fact]:
+    """The medication section's word on what is taken now (its "I take ..." and "I used to take ..." sentences)
+    over the rest of the record: a medicine it says is taken now is not said again as one he used to take (uw-022:
+    "I take sertraline, ... paracetamol." and "I used to take sertraline, tinzaparin, paracetamol, ..."); a sentence
+    elsewhere that says a medicine is taken now (``taken_now_pattern``: a note or letter written before it was
+    stopped, "He is taking propranolol 10 mg prn, which helps a little." in uw-023's September referral) is not
+    said when the section says he only used to take it."""
+    taking, over = medicines_now(facts)
     heads = {_drug_head(n) for n in taking}
     out: list[Fact] = []
     for f in facts:
@@ -1985,6 +2035,50 @@ def _title_line(line: str, below: str) -> bool:
         t.pos_ in ("NOUN", "PROPN") and (t.lower_ in nouns or t.lemma_.lower() in nouns) for t in doc)
 
 
+def _dash_title(line: str) -> bool:
+    """Whether a dated line is an entry's title written on from its heading after a dash: the date, a heading in
+    capitals, then the author, the caller or the reason for the visit ("07/16/2026 PCP NOTE (scanned) - Anil Mehta, MD -
+    visit after a fall.", "08/04/2026 TELEPHONE NOTE - incoming call from daughter Kristen Ruiz (ROI on file) to Dr.
+    Lindqvist, 14 min."), with no label, quotation or sentence of its own (a title abbreviation's full stop, "Dr.", ends
+    none). uw-033's were said "I've had visit after a fall.", "I've had incoming call from my daughter ... 14 minutes."."""
+    stamp = _STAMP.match(line) if re.match(r"\d", line) else None
+    if not stamp:
+        return False
+    para = line[stamp.end():].strip()
+    # the dash before a small letter is written as a colon by then (abbreviations.json: "MD - visit" -> "MD: visit")
+    parts = re.split(r"\s+[-\u2013]\s+", para, maxsplit=1)
+    if len(parts) < 2:
+        parts = re.split(r":\s+", para, maxsplit=1)  # only before a word naming the call or visit (title_tail_openers)
+        if len(parts) < 2 or parts[1].split(None, 1)[0].lower() not in _data()["title_tail_openers"]:
+            return False
+    if not _entry_heading(parts[0]) or re.search(r"(?:^|[\s(:;,])['\u2018\u201c\"]\w", para):
+        return False
+    plain = re.sub(_title_stops(), r"\1", re.sub(r"\([^()]*\)", " ", parts[1]))
+    if re.search(r"[.!?]['\u2019\u201d\"]?\s+\S", plain) or len(re.findall(r"\w+", plain)) > 20:
+        return False
+    # the rest names who or why, with no verb of its own ("TELEPHONE: she says she is fine" is an entry, not a title)
+    return not any(t.tag_ in _FINITE for t in _nlp()(re.sub(r"\s*:\s+", " - ", plain)))
+
+
+@lru_cache(maxsize=1)
+def _title_stops() -> str:
+    """A title abbreviation's full stop ("Dr.", "St.", compile.json ``title_abbreviations``), which ends no sentence."""
+    return r"\b(" + "|".join(re.escape(t) for t in _data()["title_abbreviations"]) + r")\.(?=\s+[A-Z])"
+
+
+def _said_sentences(says: str) -> list[str]:
+    """A rendering's sentences, broken after a full stop before a capital, never after a title abbreviation ("I sing in
+    St. Brendan's choir." is one sentence)."""
+    out: list[str] = []
+    ends_title = re.compile(r"\b(?:" + "|".join(re.escape(t) for t in _data()["title_abbreviations"]) + r")\.$")
+    for piece in re.split(r"(?<=[.!?])\s+(?=[A-Z])", says.strip()):
+        if out and ends_title.search(out[-1]):
+            out[-1] = f"{out[-1]} {piece}"
+        elif piece.strip():
+            out.append(piece)
+    return out
+
+
 def _document_title(para: str, data: dict[str, Any], section: str, people: frozenset[str]) -> bool:
     """Whether a line is the title of another person's document copied into the chart, read from its shape: it
     opens on a word naming a document or a telling ("EMAIL", "Letter", "Message", "Fax"), its opening phrase (to
@@ -2106,6 +2200,8 @@ def sentence_voices(text: str, section: str, names: tuple[str, ...], whole: str,
         cursor, offset = offset, offset + len(line) + 1
         title = bool(line.strip()) and section not in data["list_sections"] and section != "allergies" and _title_line(
             line.strip(), lines[at_line + 1] if at_line + 1 < len(lines) else "")
+        if not title and line.strip() and section not in data["list_sections"] and _dash_title(line.strip()):
+            title = True  # "07/16/2026 PCP NOTE (scanned) - Anil Mehta, MD - visit after a fall."
         if title:
             # a title or heading line (an entry's heading, "First night questions, answers as given:", "Probation
             # officer's email" above its text): the writer's name for the block below it, never a sentence she says
@@ -2138,6 +2234,8 @@ def sentence_voices(text: str, section: str, names: tuple[str, ...], whole: str,
             continue
         caps = re.match(r"[A-Z][A-Z0-9&/ ,-]{3,}(?=\s|$)", para)
         kind = _heading_kind(caps.group(0), kinds) if caps else None
+        # a prescription-monitoring report opening the line ("PDMP (OARRS): ...") is the writer's over this line only
+        only_line = bool(caps) and _heading_kind(caps.group(0), {"clinician_headings": kinds["line_headings"]}) is not None
         if title and not kind:
             kind = _heading_kind(para, kinds)  # the title names its writer anywhere ("... - <name>, Resident Assistant")
         if kind:
@@ -2156,7 +2254,7 @@ def sentence_voices(text: str, section: str, names: tuple[str, ...], whole: str,
                 out.append(Voice(kind, _words_of(para), pos, pos + len(para) if pos >= 0 else -1))
                 continue
         label = re.match(r"^((?:[^:.!?'\u2018\u201c\"()]|(?<=\w)['\u2019](?=s\b)|\([^()]*\)){1,100}?):\s+(?=\S)", para)
-        line_kind = block
+        line_kind = "clinician" if only_line else block
         other = entry
         if label and _label_speaker(label.group(1), data, section, people):
             other = True
@@ -2288,14 +2386,14 @@ def _heading_kind(title: str, kinds: dict[str, Any]) -> str | None:
 def _order(sentence: str, kinds: dict[str, Any]) -> bool:
     """Whether a sentence is an order or a recommendation by its shape: it opens (after a label or a number) on an
     imperative verb of ordering with no subject ("Consider voluntary transfer ...", "Start sertraline 25 mg"), on
-    "please", or it is a passive with "must"/"should" or "X to be done" ("Exogenous insulin must be excluded ...",
+    "please", on advice with its condition ("ED if suddenly confused ...", ``advice_pattern``), or it is a passive with "must"/"should" or "X to be done" ("Exogenous insulin must be excluded ...",
     "C-L to be paged")."""
     body = re.sub(r"^(?:(?:[^:.!?'\u2018\u201c\"()]|\([^()]*\)){1,60}?:\s+|\d{1,2}[.)]\s+|[-\u2022*]\s+)", "", sentence.strip())
     if not re.match(r"[A-Za-z]", body):
         return False
     first = body.split(None, 1)[0].lower().strip(",;:")
-    if first == "please":
-        return True
+    if first == "please" or re.match(kinds["advice_pattern"], body, re.IGNORECASE):
+        return True  # advice: "ED if suddenly confused ...", "Call if not improving in 2 weeks" (advice_pattern)
     if first not in kinds["order_verbs"] and not re.search(r"\b(?:must|should|to) be\b", body):
         return False
     doc = _nlp()(body)
@@ -3257,6 +3355,7 @@ def _clean(text: str, data: dict[str, Any]) -> str:
     """A clause as words a patient could say: quotation marks dropped (the patient's own words stay),
     the clinic's abbreviations spelt out (``compile.json`` ``lay_patterns``)."""
     text = re.sub(data["aside_pattern"], "", text)
+    text = re.sub(data["record_clause_pattern"], "", text)  # ", filled while she said she had stopped": the record's
     text = re.sub(data["asked_answer_pattern"], "", text)  # "'Are you sad?' - 'sad'": the asker's question goes
     # an aside in parentheses ("Helen (a nurse)", "boxing (stopped)") is the writer's, not said aloud;
     # one holding the patient's quoted words stays ("('it should have been me')")
@@ -3803,7 +3902,7 @@ def _gate(says: str, section: str, data: dict[str, Any]) -> str | None:
     kept: list[str] = []
     # the rendering's own sentences (the parser's sentence breaks also fall at commas: "There's no psychosis. Bipolar
     # illness or suicide ..."), each parsed on its own
-    sents = [next(iter(_nlp()(piece).sents)) for piece in re.split(r"(?<=[.!?])\s+(?=[A-Z])", says.strip()) if piece.strip()]
+    sents = [next(iter(_nlp()(piece).sents)) for piece in _said_sentences(says)]
     for sent in sents:
         text = _gate_sentence(sent, section, rules, after=bool(kept))
         if text is not None and text.startswith("\0"):
