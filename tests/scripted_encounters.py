@@ -6,10 +6,11 @@ one on a walk-in text with findings as an interview would have left them, :func:
 writes (note, diagnosis, treatment), :func:`codes` the codes of a written diagnosis in order.
 A whole encounter on a bundled case (shared by the clinician and scripted tests of stops 55-57): :func:`played`
 plays the scripted clinician through the environment (40 turns, seed 0) and returns the episode's chart, once per
-case and suite in a test process. An encounter against canned replies (shared by test_clinician_s37.py, test_scripted_s57_informant.py and
-test_informant_s58_corrects.py): :func:`interview` drives the clinician from a walk-in, a companion's replies
-labelled as theirs, and returns the doctor and every turn. Seven replies of a depression with a mood-congruent
-voice (:data:`PSYCHOTIC_DEPRESSION`, shared by test_scripted_s40.py and test_clinician_s59_ward_follow_up.py).
+case and suite in a test process. An encounter against canned replies (shared by test_clinician_s37.py,
+test_scripted_s57_informant.py, test_informant_s58_corrects.py and the clinician tests of stop 60): :func:`interview`
+drives the clinician from a walk-in, a companion's replies labelled as theirs, and returns the doctor and every turn;
+:func:`questions` gives the questions alone. Seven replies of a depression with a mood-congruent voice
+(:data:`PSYCHOTIC_DEPRESSION`, shared by test_scripted_s40.py and test_clinician_s59_ward_follow_up.py).
 """
 
 from __future__ import annotations
@@ -84,6 +85,11 @@ def interview(walk_in: str, reply: Callable[[str], str], companion: str | None =
         text = (f"{companion}: " if to_companion else "Patient: ") + reply(m.group(1))
         turns.append((m.group(1), text))
     return doctor, turns
+
+
+def questions(walk_in: str, reply: Callable[[str], str], companion: str | None = None, budget: int = 40) -> list[str]:
+    """Every question asked in :func:`interview`'s encounter, in order."""
+    return [question for question, _ in interview(walk_in, reply, companion, budget)[1]]
 
 
 @functools.lru_cache(maxsize=None)

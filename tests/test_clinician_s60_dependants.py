@@ -6,7 +6,7 @@ lives elsewhere (reask.questions.dependants; 'alone' and 'on my own' are no long
 
 from __future__ import annotations
 
-from tests.scripted_encounters import interview
+from tests.scripted_encounters import questions
 
 
 def reply(question: str) -> str:
@@ -19,7 +19,7 @@ def reply(question: str) -> str:
 
 
 def test_living_alone_is_no_answer_to_who_depends_on_him():
-    asked = interview("Inpatient ward. A 26-year-old man is here to see you, alone.", reply, "Mother")
+    asked = questions("Inpatient ward. A 26-year-old man is here to see you, alone.", reply, "Mother")
     assert any("live with someone else or stay with you some of the time" in q for q in asked), asked
 
 
@@ -28,7 +28,7 @@ def test_a_plain_no_children_answers_it():
         if "depends on you" in question.lower():
             return "No, I don't have any children, nobody depends on me."
         return reply(question)
-    asked = interview("Inpatient ward. A 26-year-old man is here to see you, alone.", no_children, "Mother")
+    asked = questions("Inpatient ward. A 26-year-old man is here to see you, alone.", no_children, "Mother")
     assert not any("live with someone else or stay with you some of the time" in q for q in asked), asked
 
 

@@ -5,7 +5,7 @@ alcohol dependence were treated. Betting words in a reply (a relative's too) ope
 
 from __future__ import annotations
 
-from tests.scripted_encounters import interview
+from tests.scripted_encounters import questions
 
 
 def reply_with(opening: str):
@@ -17,19 +17,19 @@ def reply_with(opening: str):
 
 
 def asked(opening: str) -> list[str]:
-    return interview("Outpatient clinic. A 47-year-old man is here to see you, alone.", reply_with(opening), "Wife")
+    return questions("Outpatient clinic. A 47-year-old man is here to see you, alone.", reply_with(opening), "Wife")
 
 
 def test_a_loan_shark_and_the_casino_open_the_gambling_questions():
-    questions = asked("I've been going to the casino and now a loan shark is after me for the money.")
-    assert any("after you've lost money" in q for q in questions), questions
+    put = asked("I've been going to the casino and now a loan shark is after me for the money.")
+    assert any("after you've lost money" in q for q in put), put
 
 
 def test_an_idiom_opens_nothing():
-    questions = asked("I bet you hear this a lot, but I've been feeling low for months.")
-    assert not any("owe money to threatened you" in q for q in questions), questions
+    put = asked("I bet you hear this a lot, but I've been feeling low for months.")
+    assert not any("owe money to threatened you" in q for q in put), put
 
 
 def test_the_gambling_questions_never_push_out_the_smoking_question():
-    questions = asked("I've been betting on the football every night and I've lost thousands.")
-    assert any("Do you smoke or vape?" in q for q in questions), questions
+    put = asked("I've been betting on the football every night and I've lost thousands.")
+    assert any("Do you smoke or vape?" in q for q in put), put

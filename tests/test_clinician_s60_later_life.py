@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 
 from mentalhospital_env.agents.scripted import ScriptedClinician
-from tests.scripted_encounters import interview, write
+
+from tests.scripted_encounters import questions, write
 
 
 def reply(question: str) -> str:
@@ -32,7 +33,7 @@ def walk_in(age: int) -> str:
 
 
 def asked(age: int) -> str:
-    return "\n".join(interview(walk_in(age), reply, "Daughter")).lower()
+    return "\n".join(questions(walk_in(age), reply, "Daughter")).lower()
 
 
 def test_new_poor_concentration_at_67_takes_the_later_life_route_not_an_adhd_screen():

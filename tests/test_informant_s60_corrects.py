@@ -9,7 +9,6 @@ A short record written for the test, read through the public API."""
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 
@@ -93,11 +92,12 @@ def test_she_corrects_only_where_her_persona_says_so(case) -> None:
 
 
 def test_the_doctor_hears_her_correction_as_hers(case) -> None:
+    from mentalhospital_env.rewards.chart import Turn
+
     from mentalhospital_env.hospital.actions import Ask, Vocabulary, category_aliases
     from mentalhospital_env.hospital.encounter import Encounter, EncounterSettings
     from mentalhospital_env.hospital.roles import NoRewards
     from mentalhospital_env.knowledge.codes import load_categories
-    from mentalhospital_env.rewards.chart import Turn
 
     vocabulary = Vocabulary(lambda n: None, lambda n: None, category_aliases(load_categories()))
     encounter = Encounter(case, make_patient(case, "full", seed=13), NoRewards(), EncounterSettings(10), vocabulary)

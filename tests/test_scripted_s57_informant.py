@@ -15,7 +15,7 @@ import pytest
 
 from mentalhospital_env.cases import load_case
 from mentalhospital_env.hospital.encounter import walk_in_text
-from tests.scripted_encounters import interview
+from tests.scripted_encounters import questions
 
 UNSEEN = Path(__file__).resolve().parents[1] / "benchmarks/data/patient_exam/unseen"
 KEY_WORKER = ("Outpatient clinic. A 34-year-old man is here to see you, accompanied by a key worker. "
@@ -26,7 +26,7 @@ RISK = ("life is not worth living", "hurt themselves", "end your life", "harm yo
 
 
 def _interview(walk_in: str, reply, budget: int = 40) -> list[str]:
-    return [question for question, _ in interview(walk_in, reply, "Carer (Dean)", budget)[1]]
+    return questions(walk_in, reply, "Carer (Dean)", budget)
 
 
 @pytest.mark.parametrize("record, says", [
