@@ -23,3 +23,12 @@ def test_a_burner_left_on_told_puts_fire_safety_in_the_plan():
                                     "She left a burner on once in January."))
     plan = write(doctor, "treat")
     assert "fire_safety" in load_critical_actions().proposed(plan), plan
+
+
+def test_the_american_words_for_making_the_kitchen_safe_are_the_action():
+    """uw-010's reference plan ('gas stove knob covers or automatic shut-off'), failed by the checker once a burner left
+    on became a sign; a plan that only names the hazard or the stove in passing is still no action."""
+    actions = load_critical_actions()
+    assert "fire_safety" in actions.proposed("No power tools; gas stove knob covers or automatic shut-off.")
+    assert "fire_safety" in actions.proposed("Fit an automatic stove shut-off.")
+    assert "fire_safety" not in actions.proposed("Continue sertraline 50 mg; review in four weeks.")
