@@ -196,8 +196,6 @@ class ScriptedClinician(Doctor):
         self.reasking: tuple[str, str] | None = None  # the question asked again in other words, and its topic
         self.followed: set[str] = set()  # the disclosure follow-ups (``disclosure_follow_up``) already put on the plan
         self.explored: set[str] = set()  # the complaint domains (``complaint_domains``) already put on the plan
-        self.domain_give_way: tuple[str, ...] = ()  # the screening questions their items may take the place of
-        self.domain_keep: set[str] = set()  # and those they never push out
         self.current_uses: set[str] = set()  # the substances told as used now (``_current_uses``)
         self.about_use: dict[str, str] = {}  # a follow-up key -> the substance use it asked about ("follow:use_amount": cannabis)
 
@@ -765,8 +763,6 @@ class ScriptedClinician(Doctor):
                 continue
             self.explored.add(domain["name"])
             instead |= set(domain.get("instead_of", ()))
-            self.domain_give_way = (*self.domain_give_way, *domain.get("also_give_way", ()))
-            self.domain_keep |= set(domain.get("keep", ()))  # what its items never push out (smoking)
             for item in domain["items"]:
                 key = item.get("concept") or item["key"]
                 if item.get("ages") and w.age_group not in item["ages"]:
@@ -794,6 +790,12 @@ class ScriptedClinician(Doctor):
         earlier = [p.strip() for _, reply in f.replies for p in split_sentences(reply) if p.strip()]
         said = [*domain["said"], *gate.get("event_said", ())]
         return any(self._tells(p, said) for p in [*sentences, *earlier])
+
+    def _explored_domains(self, key: str) -> tuple[str, ...]:
+        """What the complaint domains explored so far list under ``key``: the screening questions their items may take
+        the place of ('also_give_way') or never push out ('keep': smoking), in the order of ``complaint_domains``."""
+        return tuple(x for d in self.script["complaint_domains"]["domains"] if d["name"] in self.explored
+                     for x in d.get(key, ()))
 
     def _make_room(self, wanted: int, keep: frozenset[str] = frozenset(), also: tuple[str, ...] = ()) -> int:
         """How many of ``wanted`` follow-up questions the turns left hold without pushing out anything the interview
@@ -1103,7 +1105,8 @@ class ScriptedClinician(Doctor):
                 # present illness when heard there, else at once in place of the least expected screening questions
                 # never at the cost of the history, the mania screen, or what a young person is always asked
                 keep = frozenset(self.script["complaint_domains"]["keep"].get(self.walk_in.age_group, ()))
-                fit = self._make_room(len(explore), keep | frozenset(self.domain_keep), also=self.domain_give_way)
+                fit = self._make_room(len(explore), keep | frozenset(self._explored_domains("keep")),
+                                      also=self._explored_domains("also_give_way"))
                 if (self.last_concept or "").startswith("hpi:"):
                     at = next((i for i, (_, c) in enumerate(self.plan) if not (c or "").startswith("hpi:")), len(self.plan))
                     self.plan[at:at] = explore[:fit]

@@ -9,8 +9,9 @@ plays the scripted clinician through the environment (40 turns, seed 0) and retu
 case and suite in a test process. An encounter against canned replies (shared by test_clinician_s37.py,
 test_scripted_s57_informant.py, test_informant_s58_corrects.py and the clinician tests of stop 60): :func:`interview`
 drives the clinician from a walk-in, a companion's replies labelled as theirs, and returns the doctor and every turn;
-:func:`questions` gives the questions alone. Seven replies of a depression with a mood-congruent voice
-(:data:`PSYCHOTIC_DEPRESSION`, shared by test_scripted_s40.py and test_clinician_s59_ward_follow_up.py).
+:func:`questions` gives the questions alone, and :func:`opening_reply` is a patient who tells only his opening
+complaint. Seven replies of a depression with a mood-congruent voice (:data:`PSYCHOTIC_DEPRESSION`, shared by
+test_scripted_s40.py and test_clinician_s59_ward_follow_up.py).
 """
 
 from __future__ import annotations
@@ -85,6 +86,13 @@ def interview(walk_in: str, reply: Callable[[str], str], companion: str | None =
         text = (f"{companion}: " if to_companion else "Patient: ") + reply(m.group(1))
         turns.append((m.group(1), text))
     return doctor, turns
+
+
+def opening_reply(opening: str, otherwise: str = "No, not really.") -> Callable[[str], str]:
+    """A patient who answers 'What has brought you here?' with ``opening`` and every other question ``otherwise``."""
+    def reply(question: str) -> str:
+        return opening if "brought you" in question.lower() else otherwise
+    return reply
 
 
 def questions(walk_in: str, reply: Callable[[str], str], companion: str | None = None, budget: int = 40) -> list[str]:

@@ -5,19 +5,11 @@ alcohol dependence were treated. Betting words in a reply (a relative's too) ope
 
 from __future__ import annotations
 
-from tests.scripted_encounters import questions
-
-
-def reply_with(opening: str):
-    def reply(question: str) -> str:
-        if "brought you" in question.lower():
-            return opening
-        return "No, not really."
-    return reply
+from tests.scripted_encounters import opening_reply, questions
 
 
 def asked(opening: str) -> list[str]:
-    return questions("Outpatient clinic. A 47-year-old man is here to see you, alone.", reply_with(opening), "Wife")
+    return questions("Outpatient clinic. A 47-year-old man is here to see you, alone.", opening_reply(opening), "Wife")
 
 
 def test_a_loan_shark_and_the_casino_open_the_gambling_questions():

@@ -6,26 +6,18 @@ who tells of people getting into the home is asked what they have done to keep t
 
 from __future__ import annotations
 
-from tests.scripted_encounters import questions, with_findings, write
-
-
-def reply_with(opening: str):
-    def reply(question: str) -> str:
-        if "brought you" in question.lower():
-            return opening
-        return "No, not really."
-    return reply
+from tests.scripted_encounters import opening_reply, questions, with_findings, write
 
 
 def test_people_coming_into_the_home_are_followed_by_what_was_done_to_keep_them_out():
     asked = questions("Outpatient clinic. An 82-year-old man is here to see you, alone.",
-                      reply_with("They're coming through the loft at night, and nobody will do a thing about it."), "Son")
+                      opening_reply("They're coming through the loft at night, and nobody will do a thing about it."), "Son")
     assert any("boiler flue" in q for q in asked), asked
 
 
 def test_no_home_protection_question_without_intruders():
     asked = questions("Outpatient clinic. A 40-year-old man is here to see you, alone.",
-                      reply_with("I've been feeling low and I can't sleep."), "Son")
+                      opening_reply("I've been feeling low and I can't sleep."), "Son")
     assert not any("boiler flue" in q for q in asked), asked
 
 
