@@ -1,5 +1,5 @@
-"""Records written for the patient's tests, and asking them (shared by test_answer_choice.py,
-test_risk_answers.py and test_recall_on_question.py).
+"""Records written for the patient's tests, asking them, and reading what a compiled record gives the patient
+to say (shared by the answer, risk and recall tests and the compiler's tests).
 
 Each test module writes its own record in a clinician's plain prose (``_EHR``) and builds it, with a section
 or two changed, by :func:`record`; :func:`ask` puts questions to the full offline patient of a case, one
@@ -35,3 +35,9 @@ def ask(case, *questions: str, seed: int = 0) -> list[str]:
     """The replies of one full offline patient of ``case`` to ``questions``, asked in order."""
     patient = make_patient(case, "full", seed=seed)
     return [patient.respond(q).text for q in questions]
+
+
+def told_sentences(facts, section: str | None = None) -> str:
+    """What the patient may say of compiled ``facts`` (those of ``section`` only, if named): the ``patient_says``
+    of every told fact, joined with spaces, in the record's order."""
+    return " ".join(f.patient_says or "" for f in facts if f.told and (section is None or f.section == section))

@@ -8,14 +8,11 @@ from __future__ import annotations
 
 from mentalhospital_env.cases.compile import compile_facts
 from mentalhospital_env.cases.model import EHR
+from patient_records import told_sentences
 
 
 def _facts(text: str, sex: str = "female", **sections):
     return compile_facts(EHR(chief_complaint="Mrs Ann Lowe: low mood.", history_of_present_illness=text, **sections), sex)
-
-
-def _said(facts) -> str:
-    return " ".join(f.patient_says or "" for f in facts if f.told)
 
 
 def test_impression_and_numbered_recommendations_are_the_writers() -> None:
@@ -24,7 +21,7 @@ def test_impression_and_numbered_recommendations_are_the_writers() -> None:
         "Impression (3 May):\n1. Depressive episode, moderate, with guilt and thoughts of death.\n2. Harmful alcohol use.\n"
         "Recommendations to the ward (numbered):\n1. Start mirtazapine 15 mg at night.\n"
         "2. Consider transfer to the inpatient unit if she expresses intent.\n\nShe walks the dog every morning.")
-    said = _said(facts)
+    said = told_sentences(facts)
     assert "swimming" in said and "dog" in said  # her told history, before and after, stays hers
     for chart in ("moderate", "Harmful", "mirtazapine", "transfer"):
         assert chart not in said, chart
@@ -37,7 +34,7 @@ def test_a_nursing_entry_and_a_family_label_are_not_her_first_person() -> None:
         "4/2/26 NURSING - NIGHT SHIFT (K. Lee, RN)\nD: Settled after her sister visited; the sister walks with a stick.\n"
         "R: Slept 3 h.\n\nFamily history: Father: died 2015 of a stroke, drank heavily. Aunt: depression.\n"
         "She cycles to work.")
-    said = _said(facts)
+    said = told_sentences(facts)
     assert "stick" not in said and "died 2015" not in said and "depression" not in said
     assert "cycle" in said
 
@@ -46,7 +43,7 @@ def test_an_order_by_its_shape_is_the_writers_and_a_label_inside_a_paragraph_kin
     facts = _facts(
         "Collapsed at the gym. ECG per paramedics: QTc 470. On gentle questioning she disclosed making herself sick "
         "after meals for two years. Exogenous causes must be excluded. Please check potassium daily.")
-    said = _said(facts)
+    said = told_sentences(facts)
     assert "sick" in said  # her disclosure after the inner ECG label is still hers
     assert "QTc" not in said and "excluded" not in said and "potassium" not in said
 
@@ -54,5 +51,5 @@ def test_an_order_by_its_shape_is_the_writers_and_a_label_inside_a_paragraph_kin
 def test_a_relation_owning_a_noun_names_no_one() -> None:
     facts = _facts(
         "Coping: calls Gavin, her mother's neighbour, when low. Owes money on a card shared with Gavin.")
-    said = _said(facts)
+    said = told_sentences(facts)
     assert "my mum" not in said.lower() and "my mother" not in said.lower().replace("my mother's", "")

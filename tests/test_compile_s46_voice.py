@@ -8,14 +8,11 @@ from __future__ import annotations
 
 from mentalhospital_env.cases.compile import compile_facts, voiced
 from mentalhospital_env.cases.model import EHR
+from patient_records import told_sentences
 
 
 def _facts(text: str, sex: str = "male", **sections):
     return compile_facts(EHR(chief_complaint="Mr Tom Reeve: not sleeping.", history_of_present_illness=text, **sections), sex)
-
-
-def _said(facts) -> str:
-    return " ".join(f.patient_says or "" for f in facts if f.told)
 
 
 def test_a_relatives_letter_and_an_officers_email_stay_theirs() -> None:
@@ -26,7 +23,7 @@ def test_a_relatives_letter_and_an_officers_email_stay_theirs() -> None:
         "15/03/26 EMAIL from probation (A. Webb, Probation Officer) to the team\n"
         "'I supervised Tom in 2019. He breached his order twice by calling her. Happy to talk.'\n\n"
         "He plays darts on Fridays.")
-    said = _said(facts)
+    said = told_sentences(facts)
     assert "canal" in said and "darts" in said  # his own account, before and after, stays his
     for theirs in ("kind man", "moved in with me", "breached", "Happy to talk", "supervised"):
         assert theirs not in said, theirs
@@ -38,7 +35,7 @@ def test_a_copied_observation_note_is_its_writers() -> None:
         "03/11 00:55 'Sitting on bed, rocking. Asked for a blanket. Given.'\n"
         "03/11 05:10 'Awake, pacing. Said he can hear his brother outside.'\n\n"
         "He has worked as a roofer since 2010.")
-    said = _said(facts)
+    said = told_sentences(facts)
     assert "roofer" in said
     assert "blanket" not in said and "brother outside" not in said
 
@@ -49,7 +46,7 @@ def test_an_informants_quotation_of_the_patient_does_not_hand_the_entry_back() -
         "Her account: 'It has been two years. Since the baby he's said she's not his. He checks my phone. "
         "He kept saying \"tell me\".'\n\n"
         "He enjoys fishing.")
-    said = _said(facts)
+    said = told_sentences(facts)
     assert "fishing" in said
     for theirs in ("checks my phone", "kept saying", "two years"):
         assert theirs not in said, theirs
@@ -76,7 +73,7 @@ def test_a_screens_question_is_the_askers_and_the_answer_the_patients() -> None:
         "Have you ever harmed yourself? 'Cut my leg once. Years ago.'\n"
         "Do you drink? 'Few pints at the weekend.'\n\n"
         "He works nights at a warehouse.")
-    said = _said(facts)
+    said = told_sentences(facts)
     assert "Cut my leg once" in said and "Few pints at the weekend" in said
     assert "?" not in said  # the questions are never said
 
@@ -84,7 +81,7 @@ def test_a_screens_question_is_the_askers_and_the_answer_the_patients() -> None:
 def test_a_disclosure_note_between_commas_is_not_said() -> None:
     facts = _facts("He agreed to a search; the cord, told of only when asked directly about plans to end his life, "
                    "was found and removed.")
-    said = _said(facts)
+    said = told_sentences(facts)
     assert "told of only" not in said and "when asked" not in said
     gated = [f for f in facts if "cord" in f.text]
     assert gated and all(f.sensitive for f in gated)
@@ -118,7 +115,7 @@ def test_a_clinicians_or_courts_label_value_is_never_said_as_the_patients() -> N
         "Charge: assault of his neighbour Dave Prior on 1 March.\n"
         "Risk level: medium.\n\n"
         "He plays darts on Fridays.")
-    said = _said(facts)
+    said = told_sentences(facts)
     assert "flat" in said and "darts" in said
     for theirs in ("improve mood", "Dave Prior", "depressive episode", "Medium"):
         assert theirs not in said, theirs
@@ -154,6 +151,6 @@ def test_a_documents_author_is_its_from_party_wherever_from_sits() -> None:
         "He says he has not slept properly since the move.\n\n"
         "Email to the team, 16/03/26, from Carol Reeve (mother): I am going through chemo right now and my counts are low.\n\n"
         "He plays darts on Fridays.")
-    said = _said(facts)
+    said = told_sentences(facts)
     assert "slept" in said and "darts" in said
     assert "chemo" not in said and "email" not in said.lower(), said

@@ -8,10 +8,7 @@ from __future__ import annotations
 
 from mentalhospital_env.cases.compile import compile_facts, voiced
 from mentalhospital_env.cases.model import EHR
-
-
-def _said(facts) -> str:
-    return " ".join(f.patient_says or "" for f in facts if f.told)
+from patient_records import told_sentences
 
 
 def _hpi(text: str, sex: str = "male", **sections):
@@ -33,7 +30,7 @@ def test_title_and_heading_lines_name_their_block_and_are_never_said() -> None:
         "He plays chess with his cellmate most evenings.\n\n"
         "Housing officer's email\n"
         "'He has kept his tenancy for four years and his rent is up to date.'")
-    said = _said(facts)
+    said = told_sentences(facts)
     assert "low since my brother" in said and "chess" in said, said  # his own account under the titles is said
     for title in ("email", "answer as given", "answers as given", "written once", "xtract", "30 minutes", "Varga",
                   "rrival questions", "Sources"):
@@ -48,7 +45,7 @@ def test_a_staff_members_incident_report_is_the_writers_account() -> None:
         "Nature: resident in distress. Called by a neighbour to the laundry room. Found resident Maria Lopez on the "
         "floor by the dryers, shaking and sobbing, lights off. Stayed with her for 15 minutes. Walked her back to room 31.\n\n"
         "She plays the violin in a student orchestra.", sex="female")
-    said = _said(facts)
+    said = told_sentences(facts)
     assert "crying every night" in said and "violin" in said, said
     for theirs in ("dryers", "laundry", "Stayed with her", "room 31", "Resident Assistant", "Found"):
         assert theirs not in said, (theirs, said)
@@ -62,7 +59,7 @@ def test_a_clinician_only_cue_silences_its_own_clause_not_the_whole_medication_l
     assert "buprenorphine" in said and "gabapentin" in said and "beclometasone" in said, said
     facts = compile_facts(EHR(chief_complaint="Low mood in custody.", history_of_present_illness="He has felt low for a month.",
                               medications=text + "\nFluoxetine 20 mg (2022) stopped by him in June 2022."), "male")
-    told = _said(facts)
+    told = told_sentences(facts)
     assert "buprenorphine" in told and "gabapentin" in told and "fluoxetine" in told.lower(), told
 
 
@@ -72,6 +69,6 @@ def test_a_dose_per_weight_aside_goes_and_the_overdose_sentence_is_said() -> Non
         history_of_present_illness=(
             "This evening Nora swallowed 20 paracetamol 500 mg tablets (10 g; she weighs 50 kg, about 200 mg/kg) "
             "from the kitchen drawer, kept in her coat pocket.\nShe told her brother an hour later.")), "female")
-    said = _said(facts)
+    said = told_sentences(facts)
     assert "I swallowed 20 paracetamol" in said, said
     assert "mg per kg" not in said and "200 mg" not in said, said

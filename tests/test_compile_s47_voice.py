@@ -9,14 +9,11 @@ from __future__ import annotations
 
 from mentalhospital_env.cases.compile import compile_facts, voiced
 from mentalhospital_env.cases.model import EHR
+from patient_records import told_sentences
 
 
 def _facts(text: str, sex: str = "female", **sections):
     return compile_facts(EHR(chief_complaint="Panic at work.", history_of_present_illness=text, **sections), sex)
-
-
-def _said(facts) -> str:
-    return " ".join(f.patient_says or "" for f in facts if f.told)
 
 
 def test_a_title_line_with_its_author_after_the_recipient_makes_the_document_theirs() -> None:
@@ -25,7 +22,7 @@ def test_a_title_line_with_its_author_after_the_recipient_makes_the_document_the
         "LETTER to the clinic reception, Tue 3/4/27 10:05 AM - from Rosa Ruiz (grandmother) - re 'my granddaughter'\n"
         "'Dear doctor. I have diabetes and my legs are bad. I am on insulin now. She stopped eating in May.'\n\n"
         "She swims twice a week with a friend.")
-    said = _said(facts)
+    said = told_sentences(facts)
     assert "warehouse" in said and "swim" in said, said  # her own account, before and after the letter
     for theirs in ("diabetes", "legs are bad", "insulin", "Dear doctor"):
         assert theirs not in said, (theirs, said)
@@ -36,7 +33,7 @@ def test_a_patients_own_message_under_a_plain_title_stays_hers() -> None:
         "Portal message from the patient 3/5/27:\n"
         "'i cant sleep and the panic came back at work today.'\n\n"
         "She swims twice a week.")
-    said = _said(facts).lower()
+    said = told_sentences(facts).lower()
     assert "swim" in said
 
 
@@ -64,7 +61,7 @@ def test_a_dated_medication_label_keeps_its_first_medicine_and_its_bracketed_his
     facts = compile_facts(EHR(chief_complaint="Panic at work.", history_of_present_illness="She has had panic at work since May.", medications=(
         "Current (4/2/27): escitalopram 10 mg each morning (started 5 mg on 1/10/27; increased to 10 mg on 2/1/27; "
         "missed 3 doses in January); levothyroxine 50 mcg daily (since 2019).")), "female")
-    told = _said(facts)
+    told = told_sentences(facts)
     assert "escitalopram" in told and "levothyroxine" in told, told
     assert "at night" not in " ".join(f.text for f in facts), [f.text for f in facts]  # "5 mg on 1/10/27" is a date
 

@@ -8,12 +8,9 @@ from __future__ import annotations
 
 from mentalhospital_env.cases.compile import clinician_only, compile_facts, voiced
 from mentalhospital_env.cases.model import EHR
+from patient_records import told_sentences
 
 HPI = "history_of_present_illness"
-
-
-def _said(facts) -> str:
-    return " ".join(f.patient_says or "" for f in facts if f.told)
 
 
 def test_an_examiners_observation_line_is_chart_only() -> None:
@@ -24,7 +21,7 @@ def test_an_examiners_observation_line_is_chart_only() -> None:
         assert voiced(HPI, line, "male", ("Neil",)) is None, line
     facts = compile_facts(EHR(chief_complaint="Low mood.", history_of_present_illness=(
         "He has felt low since the harvest failed.\nFriendly, smiling, shallow.\nCooperative, tearful about his son.")), "male")
-    said = _said(facts)
+    said = told_sentences(facts)
     assert "low since the harvest" in said, said
     for seen in ("riendly", "hallow", "ooperative"):
         assert seen not in said, (seen, said)
@@ -38,7 +35,7 @@ def test_what_a_patient_tells_is_no_observation() -> None:
 def test_a_soap_s_letter_is_never_said() -> None:
     facts = compile_facts(EHR(chief_complaint="Low mood.", history_of_present_illness=(
         "He has felt low since the harvest failed.\nS: Knee pain easing.")), "male")
-    said = _said(facts)
+    said = told_sentences(facts)
     assert "knee pain" in said.lower(), said
     assert "I ssed" not in said and "I've had s," not in said and " s, " not in said, said
 
@@ -51,7 +48,7 @@ def test_a_dated_past_event_is_told_in_the_past() -> None:
     facts = compile_facts(EHR(chief_complaint="Low mood after the birth.", history_of_present_illness="She has felt low.",
                               medical_history="Eczema. Broken left ankle skiing at 15. Fractured right wrist 2018. "
                                               "Postpartum haemorrhage 900 ml."), "female")
-    said = _said(facts)
+    said = told_sentences(facts)
     assert "I had a broken left ankle skiing at 15" in said, said
     assert "I had a fractured right wrist in 2018" in said, said
     assert "I had a postpartum haemorrhage" in said, said

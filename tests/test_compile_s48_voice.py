@@ -9,6 +9,7 @@ import pytest
 
 from mentalhospital_env.cases.compile import _patient_names, _quoted_segments, compile_facts, split_sentences
 from mentalhospital_env.cases.model import EHR
+from patient_records import told_sentences
 
 RECORD = (
     "Patient: MORLEY, Gregory Alan ('Greg'). DOB 2/2/1970.\n"
@@ -30,10 +31,6 @@ def _facts():
     return compile_facts(EHR(chief_complaint="Low mood.", history_of_present_illness=RECORD), "male")
 
 
-def _said(facts) -> str:
-    return " ".join(f.patient_says or "" for f in facts if f.told)
-
-
 def test_the_patient_line_names_the_patient_and_never_a_titled_other() -> None:
     names = _patient_names(EHR(chief_complaint="Low mood.", history_of_present_illness=RECORD), "male")
     assert "Gregory" in names and "Greg" in names, names
@@ -41,20 +38,20 @@ def test_the_patient_line_names_the_patient_and_never_a_titled_other() -> None:
 
 
 def test_his_own_name_as_subject_is_said_in_the_first_person() -> None:
-    said = _said(_facts())
+    said = told_sentences(_facts())
     assert "I've been low since my mother died" in said, said
     assert "Greg" not in said, said
 
 
 def test_anothers_words_and_facts_are_never_his() -> None:
-    said = _said(_facts())
+    said = told_sentences(_facts())
     for theirs in ("I'm not sleeping", "not sleeping", "won't talk to me", "gambling", "lent money", "dates the change",
                    "dangerous", "address", "Quarry Lane", "pask"):
         assert theirs.lower() not in said.lower(), (theirs, said)
 
 
 def test_his_own_quoted_words_and_his_own_facts_are_kept() -> None:
-    said = _said(_facts())
+    said = told_sentences(_facts())
     assert "I'm just tired, that's all" in said, said
     assert "four hours" in said, said
 
@@ -105,34 +102,34 @@ def her_facts():
 
 
 def test_her_own_act_outside_a_clinicians_quote_is_kept(her_facts) -> None:
-    said = _said(her_facts)
+    said = told_sentences(her_facts)
     assert "held it" in said and "rifle" in said, said
 
 
 def test_what_another_does_in_her_life_is_hers_and_anothers_account_is_not(her_facts) -> None:
-    said = _said(her_facts)
+    said = told_sentences(her_facts)
     assert "moved out" in said, said  # the precipitant: no attribution verb
     assert "main support" in said, said  # a protective factor
     assert "not been herself" not in said.lower() and "not been myself" not in said.lower(), said  # Priya says
 
 
 def test_a_drug_on_the_allergy_list_is_no_name(her_facts) -> None:
-    assert "carbamazepine" in _said(her_facts).lower()
+    assert "carbamazepine" in told_sentences(her_facts).lower()
 
 
 def test_her_titled_surname_is_her(her_facts) -> None:
-    said = _said(her_facts)
+    said = told_sentences(her_facts)
     assert "I've been sleeping only four hours a night" in said, said
     assert "Quinlan" in _patient_names(HER_RECORD, "female")
 
 
 def test_a_chief_complaint_label_is_told(her_facts) -> None:
-    said = _said(her_facts)
+    said = told_sentences(her_facts)
     assert "poor sleep" in said, said
 
 
 def test_her_drug_history_is_no_clinicians_action(her_facts) -> None:
-    said = _said(her_facts)
+    said = told_sentences(her_facts)
     assert "September 2024" in said and "ropinirole" in said.lower(), said
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from mentalhospital_env.cases.compile import compile_facts
 from mentalhospital_env.cases.model import EHR
+from patient_records import told_sentences
 
 HPI = (
     "Patient: BRENNAN, Aoife. DOB 3/3/1990.\n"
@@ -44,23 +45,19 @@ def facts():
                              personal_history=PERSONAL, family_history=FAMILY, medications=MEDS), "female")
 
 
-def _said(facts) -> str:
-    return " ".join(f.patient_says or "" for f in facts if f.told)
-
-
 def test_the_examiners_paragraph_under_mse_is_never_hers(facts) -> None:
-    said = _said(facts).lower()
+    said = told_sentences(facts).lower()
     assert "reactive" not in said and "brightened" not in said, said
     assert "hallucinations" not in said, said
     assert "pictures in my head" in said, said  # her own account before it is still hers
 
 
 def test_protective_factors_are_the_formulation(facts) -> None:
-    assert "help-seeking" not in _said(facts).lower()
+    assert "help-seeking" not in told_sentences(facts).lower()
 
 
 def test_a_clinicians_action_after_a_quoted_question_is_his(facts) -> None:
-    assert "explained" not in _said(facts).lower()
+    assert "explained" not in told_sentences(facts).lower()
 
 
 def test_a_named_family_entry_and_the_clauses_after_a_quoted_word_are_the_relatives(facts) -> None:
@@ -73,13 +70,13 @@ def test_a_named_family_entry_and_the_clauses_after_a_quoted_word_are_the_relati
 
 
 def test_a_name_in_a_list_beside_a_relation_is_not_that_relatives(facts) -> None:
-    said = _said([f for f in facts if f.section == "personal_history"])
+    said = told_sentences([f for f in facts if f.section == "personal_history"])
     assert "my mum and the baby" not in said.lower() and "Cathal" in said, said
     assert "me mother" not in said, said
 
 
 def test_a_medicine_taken_until_a_past_date_is_one_she_used_to_take(facts) -> None:
-    said = _said([f for f in facts if f.section == "medications"]).lower()
+    said = told_sentences([f for f in facts if f.section == "medications"]).lower()
     taken_now = " ".join(s for s in said.split(". ") if s.startswith("i take"))
     assert "microgynon" in said and "microgynon" not in taken_now, said
 
@@ -92,7 +89,7 @@ def test_uw022s_pill_stopped_before_conceiving_is_not_taken_now() -> None:
     raw = json.loads((Path(__file__).parents[1] / "benchmarks/data/patient_exam/unseen/uw-022.json").read_text())
     meds = compile_facts(EHR(chief_complaint="Intrusive thoughts.", history_of_present_illness="Low.",
                              medications=raw["ehr"]["medications"]), "female")
-    said = _said(meds).lower()
+    said = told_sentences(meds).lower()
     taken_now = " ".join(s for s in said.split(". ") if s.startswith("i take"))
     assert "microgynon" in said and "microgynon" not in taken_now, said
 

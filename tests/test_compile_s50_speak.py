@@ -12,6 +12,7 @@ import pytest
 
 from mentalhospital_env.cases.compile import compile_facts, voiced
 from mentalhospital_env.cases.model import EHR
+from patient_records import told_sentences
 
 HPI = (
     "Mr Sean Moran is a 44-year-old plasterer referred with attacks of a racing heart.\n"
@@ -39,37 +40,33 @@ def facts():
                              family_history=FAMILY, medications=MEDS), "male")
 
 
-def _said(facts, section: str | None = None) -> str:
-    return " ".join(f.patient_says or "" for f in facts if f.told and (section is None or f.section == section))
-
-
 def test_a_family_entry_naming_the_relative_before_a_verb_is_said_of_the_relative(facts) -> None:
-    said = _said(facts, "family_history")
+    said = told_sentences(facts, "family_history")
     assert "had declan" not in said.lower() and "has had owen" not in said.lower(), said
     assert "My father died 2015 aged 60 of a stroke" in said, said
     assert "My brother lives in Leeds" in said, said
 
 
 def test_the_familys_surname_after_a_relatives_name_is_not_the_patient(facts) -> None:
-    said = _said(facts)
+    said = told_sentences(facts)
     for wrong in ("Nuala him", "Nuala me", "Aoife me", "Aoife him", "Dec him", "Dec me"):
         assert wrong not in said, said
     assert "Nuala" in said, said
 
 
 def test_risk_and_diagnostic_formulation_lines_are_not_his_speech(facts) -> None:
-    said = _said(facts).lower()
+    said = told_sentences(facts).lower()
     assert "future-orientated" not in said and "harmful use" not in said and "risk to self" not in said, said
 
 
 def test_a_notes_meds_line_is_read_as_a_medication_entry(facts) -> None:
-    said = _said(facts, "history_of_present_illness")
+    said = told_sentences(facts, "history_of_present_illness")
     assert "meds," not in said.lower() and "tds" not in said, said
     assert "amitriptyline" in said, said
 
 
 def test_a_medicine_the_record_stops_is_not_said_as_taken_now(facts) -> None:
-    said = _said(facts).lower()
+    said = told_sentences(facts).lower()
     assert "taking propranolol" not in said and "i take propranolol" not in said, said
     assert "used to take propranolol" in said, said
 
@@ -89,7 +86,7 @@ def test_a_postnatal_notes_mother_is_the_patient_not_her_mother() -> None:
            "Baby wt 3.5 kg, feeding well. Mother 'fine, just tired'. Tom does baths.\n"
            "Social history: lives with her partner Tom and the baby. Mother lives nearby and is supportive.\n")
     facts = compile_facts(EHR(chief_complaint="Low since the birth.", history_of_present_illness=hpi), "female")
-    said = _said(facts)
+    said = told_sentences(facts)
     assert "mother tearful" not in said.lower() and "my mother is fine" not in said.lower(), said
     assert "My mother lives nearby" in said, said  # her own mother, in a paragraph of no postnatal care
 
@@ -103,7 +100,7 @@ def test_an_illness_before_a_comma_in_a_family_entry_is_no_name() -> None:
               "Brother: Gary, has bipolar disorder.\n")
     facts = compile_facts(EHR(chief_complaint="Low mood.", history_of_present_illness="Mr John Kerr is 40.",
                               family_history=family), "male")
-    said = _said(facts, "family_history").lower()
+    said = told_sentences(facts, "family_history").lower()
     for illness in ("alcoholism", "my mother has had depression", "anorexia", "my uncle has had bipolar"):
         assert illness in said, said
     assert "gary" not in said and "my brother has bipolar disorder" in said, said
@@ -116,7 +113,7 @@ def test_a_stopped_medicine_told_of_beside_the_one_taken_now_is_still_said() -> 
            "He says: 'I'm still taking the citalopram most days.'\n")
     meds = "Current: mirtazapine 30 mg nocte.\nPrevious: citalopram 20 mg (stopped March 2026)."
     facts = compile_facts(EHR(chief_complaint="Low mood.", history_of_present_illness=hpi, medications=meds), "male")
-    said = _said(facts, "history_of_present_illness")
+    said = told_sentences(facts, "history_of_present_illness")
     assert "the citalopram did nothing for me" in said, said
     assert "stopped the citalopram myself in March" in said, said
     assert "taking the citalopram" not in said, said  # a stopped medicine said as taken now is still dropped
@@ -131,7 +128,7 @@ def test_a_family_or_helping_mother_is_not_the_postnatal_patient() -> None:
            "tearful at times.\n")
     facts = compile_facts(EHR(chief_complaint="Low mood after the birth.", history_of_present_illness=hpi,
                               family_history=family, personal_history=personal), "female")
-    said = _said(facts)
+    said = told_sentences(facts)
     assert "My mother had a postnatal psychosis" in said, said
     assert said.count("My mother lives nearby and helps with the nappies") == 2, said
     assert "mother tearful" not in said.lower() and "my mother is tearful" not in said.lower(), said

@@ -14,6 +14,7 @@ from mentalhospital_env.cases.compile import compile_facts, voiced
 from mentalhospital_env.cases.model import EHR
 from mentalhospital_env.patient.recall import QUOTED_WORDS, amount_in, duration_in
 from tests.test_clinician_s48_clin import _doctor, _told
+from patient_records import told_sentences
 
 HPI = (
     "Mr Sean Moran is a 44-year-old plasterer referred with attacks of a racing heart.\n"
@@ -28,18 +29,14 @@ def facts():
     return compile_facts(EHR(chief_complaint="Attacks of a racing heart.", history_of_present_illness=HPI), "male")
 
 
-def _said(facts) -> str:
-    return " ".join(f.patient_says or "" for f in facts if f.told)
-
-
 def test_a_notes_call_header_is_not_something_he_had(facts) -> None:
-    said = _said(facts)
+    said = told_sentences(facts)
     assert "call from" not in said.lower() and "10:15" not in said, said
     assert voiced("history_of_present_illness", "Phone call from Aoife (wife) at 14:05.", "male") is None
 
 
 def test_the_second_half_of_a_risk_formulation_is_not_his_speech(facts) -> None:
-    said = _said(facts)
+    said = told_sentences(facts)
     assert "would rise" not in said.lower(), said
     assert "wake" in said.lower(), said  # the history around it is still said
 
@@ -86,7 +83,7 @@ LETTER = "GP letter 9/26: referred with chest pains. Drinks about 20 units a wee
 def test_a_figure_the_record_says_he_under_reported_is_not_said_as_the_truth() -> None:
     facts = compile_facts(EHR(chief_complaint="Chest pains.", history_of_present_illness=LETTER,
                               substance_use=SUBSTANCE), "male")
-    said = _said(facts)
+    said = told_sentences(facts)
     assert "I drink about 20 units" not in said, said
     assert "told the GP 20 units" in said, said  # the telling is his to tell
     assert "24 units a week" in said, said  # the amount now, its rating's clause gone
@@ -99,6 +96,6 @@ def test_a_relatives_report_after_a_family_entry_is_of_that_relative() -> None:
               "Brother: Owen (41), lives in Leeds. His wife says that she worries about him.\n")
     facts = compile_facts(EHR(chief_complaint="Attacks of a racing heart.", history_of_present_illness="He has attacks.",
                               family_history=family), "male")
-    said = _said(facts)
+    said = told_sentences(facts)
     assert "My wife adds that my mother has not left the house alone" in said, said
     assert "my brother worries" not in said.lower(), said  # 'she' is no brother

@@ -13,10 +13,7 @@ import pytest
 
 from mentalhospital_env.cases.compile import compile_facts, expand_abbreviations, voiced
 from mentalhospital_env.cases.model import EHR
-
-
-def _said(facts) -> str:
-    return " ".join(f.patient_says or "" for f in facts if f.told)
+from patient_records import told_sentences
 
 
 @pytest.mark.parametrize("text, want", [
@@ -44,7 +41,7 @@ def test_a_dates_slash_is_no_or() -> None:
     assert expand_abbreviations("PDSS 11/28, GAD-7 3/5.", "month") == "PDSS 11/28, GAD-7 3/5."
     facts = compile_facts(EHR(chief_complaint="Poor sleep.", history_of_present_illness=(
         "Seen 25/10/26 and 28/10/26. He was robbed at the shop in 10/24, then stopped going out.")), "male")
-    said = _said(facts)
+    said = told_sentences(facts)
     assert "October 2024" in said and " or " not in said, said
 
 
@@ -57,7 +54,7 @@ def test_a_denied_doing_that_names_a_noun_is_a_thing_not_had() -> None:
 def test_a_family_entry_of_what_the_relative_was() -> None:
     facts = compile_facts(EHR(chief_complaint="Low mood.", history_of_present_illness="Seen in clinic.", family_history=(
         "Father: Alcoholic, died 2015.\nBrother: heavy drinker.\nMother: depression.")), "male")
-    said = _said(facts)
+    said = told_sentences(facts)
     assert "had alcoholic" not in said and "My father was an alcoholic" in said, said
     assert "My brother has been a heavy drinker" in said, said
     assert "My mother has had depression" in said, said  # an illness is still one she has had
@@ -66,21 +63,21 @@ def test_a_family_entry_of_what_the_relative_was() -> None:
 def test_another_persons_pronoun_is_not_mine() -> None:
     facts = compile_facts(EHR(chief_complaint="Low mood after the birth.", history_of_present_illness="Seen in clinic.", family_history=(
         "In-laws: live in Cork; his father Donal drives her to the clinic.")), "female")
-    said = _said(facts)
+    said = told_sentences(facts)
     assert "My father" not in said, said
 
 
 def test_a_disability_rating_list_is_not_an_illness() -> None:
     facts = compile_facts(EHR(chief_complaint="Poor sleep.", history_of_present_illness="Seen in clinic.", medical_history=(
         "Asthma since childhood. SC 70%: left shoulder 30%, hearing loss 10%, migraine 30%.")), "male")
-    said = _said(facts)
+    said = told_sentences(facts)
     assert "%" not in said and "asthma" in said.lower(), said
 
 
 def test_an_intolerance_is_not_an_allergy_and_a_childhood_rash_was() -> None:
     facts = compile_facts(EHR(chief_complaint="Poor sleep.", history_of_present_illness="Seen in clinic.", allergies=(
         "Amoxicillin (rash as a child). Venlafaxine intolerance (not allergy). Reports allergy to latex (hives).")), "female")
-    said = _said(facts)
+    said = told_sentences(facts)
     assert "allergic to venlafaxine" not in said and "not an allergy" not in said.replace("not allergic", ""), said
     assert "Venlafaxine didn't agree with me, but I'm not allergic to it." in said, said
     assert "I'm allergic to amoxicillin, it gave me a rash as a child." in said, said
@@ -90,7 +87,7 @@ def test_an_intolerance_is_not_an_allergy_and_a_childhood_rash_was() -> None:
 @pytest.mark.parametrize("text", ["Lethal means counselling; gun lock accepted.", "Safety plan completed. Crisis numbers given."])
 def test_a_chart_note_of_what_was_accepted_or_given_is_not_said(text: str) -> None:
     facts = compile_facts(EHR(chief_complaint="Poor sleep.", history_of_present_illness="He sleeps badly. " + text), "male")
-    said = _said(facts)
+    said = told_sentences(facts)
     assert not re.search(r"\b(?:accepted|completed|given)\b", said) and "sleep badly" in said, said
 
 
@@ -110,7 +107,7 @@ def test_a_month_and_year_after_in_is_still_one() -> None:
 def test_an_intolerance_with_a_reaction_keeps_the_reaction() -> None:
     facts = compile_facts(EHR(chief_complaint="Poor sleep.", history_of_present_illness="Seen in clinic.", allergies=(
         "Codeine intolerance (nausea and vomiting). Tramadol sensitivity (dizziness). Sertraline intolerance (not an allergy).")), "female")
-    said = _said(facts)
+    said = told_sentences(facts)
     assert "Codeine didn't agree with me, it gave me nausea and vomiting." in said, said
     assert "Tramadol didn't agree with me, it gave me dizziness." in said, said
     assert "Sertraline didn't agree with me, but I'm not allergic to it." in said, said
@@ -121,7 +118,7 @@ def test_an_intolerance_with_a_reaction_keeps_the_reaction() -> None:
                                   "Plea deal accepted.", "Inpatient detox completed."])
 def test_the_patients_own_event_accepted_or_completed_is_said(text: str) -> None:
     facts = compile_facts(EHR(chief_complaint="Poor sleep.", history_of_present_illness="He sleeps badly.", personal_history=text), "male")
-    said = _said(facts)
+    said = told_sentences(facts)
     word = re.search(r"(declined|completed|accepted)", text).group(1)
     assert word in said, said
 
@@ -130,13 +127,13 @@ def test_the_patients_own_event_accepted_or_completed_is_said(text: str) -> None
                                   "Crisis plan and numbers given.", "Leaflet provided."])
 def test_a_clinicians_action_accepted_or_given_stays_unsaid(text: str) -> None:
     facts = compile_facts(EHR(chief_complaint="Poor sleep.", history_of_present_illness="He sleeps badly. " + text), "male")
-    said = _said(facts)
+    said = told_sentences(facts)
     assert not re.search(r"\b(?:accepted|dispensed|given|provided)\b", said) and "sleep badly" in said, said
 
 
 def test_a_family_entry_that_denies_what_the_relative_was() -> None:
     facts = compile_facts(EHR(chief_complaint="Low mood.", history_of_present_illness="Seen in clinic.", family_history=(
         "Brother: not a drinker.\nSister: never a smoker.")), "male")
-    said = _said(facts)
+    said = told_sentences(facts)
     assert "a not" not in said and "a never" not in said, said
     assert "My brother isn't a drinker" in said and "My sister has never been a smoker" in said, said

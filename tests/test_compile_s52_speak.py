@@ -11,10 +11,7 @@ import pytest
 
 from mentalhospital_env.cases.compile import compile_facts
 from mentalhospital_env.cases.model import EHR
-
-
-def _said(facts) -> str:
-    return " ".join(f.patient_says or "" for f in facts if f.told)
+from patient_records import told_sentences
 
 
 @pytest.mark.parametrize("head", ["Imp", "IMP", "Imp revised", "Adv", "Recs", "Ix"])
@@ -22,7 +19,7 @@ def test_a_shorthand_section_head_is_the_clinicians(head: str) -> None:
     facts = compile_facts(EHR(chief_complaint="Poor sleep.", history_of_present_illness=(
         "Seen on the ward 12/03/2027.\nSleeps two hours a night, says he does not need more.\n"
         f"{head}: Hypomanic episode with poor sleep, no psychosis. Cut down caffeine.")), "male")
-    said = _said(facts).lower()
+    said = told_sentences(facts).lower()
     assert "two hours" in said, said  # the patient's own history before the head is still said
     assert "imp" not in said.replace("impression", "") and "hypomanic" not in said and "caffeine" not in said, said
 
@@ -32,7 +29,7 @@ def test_a_scale_total_under_its_label_is_never_said() -> None:
                               substance_use=("Drinks four cans of cider most nights.\n"
                                              "ASSIST 12/02/2027: alcohol 21 (moderate), cannabis 6, tobacco 12.\n"
                                              "YMRS: 8, mania 2.")), "male")
-    said = _said(facts)
+    said = told_sentences(facts)
     assert "four cans of cider" in said, said
     assert "21" not in said and "tobacco 12" not in said and "mania 2" not in said, said
 
@@ -41,7 +38,7 @@ def test_the_writers_frame_in_his_words_is_not_said() -> None:
     facts = compile_facts(EHR(chief_complaint=(
         "Brought in by police after shouting in the street. In his words: 'I am not mad, Doc. The neighbours "
         "are jealous.'"), history_of_present_illness="Seen in clinic."), "male")
-    said = _said(facts)
+    said = told_sentences(facts)
     assert "in my words" not in said.lower() and "not mad" in said, said
 
 
@@ -59,7 +56,7 @@ def test_the_writers_frame_in_his_words_is_not_said() -> None:
 def test_a_scale_total_silences_its_own_score_clause_only(section: str, line: str, told: str, unsaid: str) -> None:
     fields = {"history_of_present_illness": "Seen in clinic."}
     fields[section] = line if section != "history_of_present_illness" else "Seen in clinic.\n" + line
-    said = _said(compile_facts(EHR(chief_complaint="Low mood.", **fields), "male"))
+    said = told_sentences(compile_facts(EHR(chief_complaint="Low mood.", **fields), "male"))
     assert told in said, said  # the patient's fact after the score is his, told as before
     assert unsaid not in said, said  # the score itself stays the clinician's
 
@@ -76,5 +73,5 @@ def test_a_duration_written_x_weeks_is_how_long_not_how_many_times(written: str,
     # of 'five times' and 'once' read before the duration rule, whose units left out wks, mth, week, day
     facts = compile_facts(EHR(chief_complaint="Low mood.", history_of_present_illness=f"Seen in clinic. {written}"),
                           "female")
-    text = _said(facts)
+    text = told_sentences(facts)
     assert said in text and "times" not in text and "once" not in text, text

@@ -8,10 +8,7 @@ import pytest
 
 from mentalhospital_env.cases.compile import compile_facts
 from mentalhospital_env.cases.model import EHR
-
-
-def _said(facts) -> str:
-    return " ".join(f.patient_says or "" for f in facts if f.told)
+from patient_records import told_sentences
 
 
 @pytest.mark.parametrize(("line", "date"), [
@@ -22,7 +19,7 @@ def _said(facts) -> str:
 def test_a_weekday_before_a_day_and_month_makes_it_a_date(line: str, date: str) -> None:
     # a pair after a weekday was read as a score ('21 out of 10' for 21/10) or with its slash as 'or' ('13 or 09')
     facts = compile_facts(EHR(chief_complaint="Low mood.", history_of_present_illness=line), "female")
-    said = _said(facts)
+    said = told_sentences(facts)
     assert date in said, said
     assert " or 1" not in said and "out of" not in said, said
 
@@ -34,5 +31,5 @@ def test_the_writers_frame_with_a_when_before_her_words_is_not_said(frame: str) 
     facts = compile_facts(EHR(chief_complaint=(
         f"Brought by husband with reduced talk and poor food intake. {frame} 'I am a sinner, Doctor. My stomach has "
         "rotted.'"), history_of_present_illness="Seen in the ward."), "female")
-    said = _said(facts)
+    said = told_sentences(facts)
     assert "in my" not in said.lower() and "sinner" in said, said

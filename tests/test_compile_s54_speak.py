@@ -8,10 +8,7 @@ import pytest
 
 from mentalhospital_env.cases.compile import compile_facts, voiced
 from mentalhospital_env.cases.model import EHR
-
-
-def _said(facts) -> str:
-    return " ".join(f.patient_says or "" for f in facts if f.told)
+from patient_records import told_sentences
 
 
 @pytest.mark.parametrize(("line", "date"), [
@@ -22,7 +19,7 @@ def _said(facts) -> str:
 def test_a_day_and_month_that_read_one_way_are_said_as_a_date(line: str, date: str) -> None:
     # '29/10' was said '29 out of 10' (the out-of-ten row took any number before /10), '10/27' '10 or 27'
     facts = compile_facts(EHR(chief_complaint="Poor sleep.", history_of_present_illness=line), "male")
-    said = _said(facts)
+    said = told_sentences(facts)
     assert date in said, said
     assert "out of 10" not in said and not any(f"{n} or " in said for n in range(10)), said
 
@@ -35,13 +32,13 @@ def test_a_day_and_month_that_read_one_way_are_said_as_a_date(line: str, date: s
 def test_a_slash_between_numbers_is_never_said_or(line: str) -> None:
     # a blood pressure was said '132 or 84', a drug's strengths '8 or 2', an ambiguous date '3 or 11'
     facts = compile_facts(EHR(chief_complaint="Poor sleep.", history_of_present_illness=line), "male")
-    said = _said(facts)
+    said = told_sentences(facts)
     assert not any(f"{n} or " in said for n in range(10)), said
 
 
 def test_a_score_out_of_ten_is_still_said_so() -> None:  # a guard: passes before and after
     facts = compile_facts(EHR(chief_complaint="Back pain.", history_of_present_illness="Pain 7/10 most days since the fall."), "female")
-    assert "7 out of 10" in _said(facts), _said(facts)
+    assert "7 out of 10" in told_sentences(facts), told_sentences(facts)
 
 
 @pytest.mark.parametrize(("section", "text", "theirs"), [
@@ -54,7 +51,7 @@ def test_a_score_out_of_ten_is_still_said_so() -> None:  # a guard: passes befor
 def test_another_persons_attributed_words_are_not_said_as_the_patients(section: str, text: str, theirs: str) -> None:
     # uw-027: 'my son doesn't smoke' and 'I drank my ogogoro - uncle' were said by the patient as his own
     ehr = EHR(**{"chief_complaint": "Talking too much, not sleeping.", "history_of_present_illness": "Up all night.", section: text})
-    said = _said(compile_facts(ehr, "male"))
+    said = told_sentences(compile_facts(ehr, "male"))
     assert theirs not in said.lower(), said
 
 
@@ -62,7 +59,7 @@ def test_a_relatives_apposition_after_a_name_is_still_said() -> None:  # a guard
     # 'Tom (husband)' names who Tom is: no one's account
     facts = compile_facts(EHR(chief_complaint="Low mood.", history_of_present_illness="Low for a month.",
                                     personal_history="Lives with Tom (husband) in a flat in Leeds."), "female")
-    assert "Tom" in _said(facts), _said(facts)
+    assert "Tom" in told_sentences(facts), told_sentences(facts)
 
 
 @pytest.mark.parametrize(("line", "want"), [
@@ -71,13 +68,13 @@ def test_a_relatives_apposition_after_a_name_is_still_said() -> None:  # a guard
 ])
 def test_a_degree_word_before_a_symptom_is_no_verb_of_the_patient(line: str, want: str) -> None:
     # dev-0022: 'I marked loss of interest and pleasure in usual activities.' (the clinician's 'marked' read as a verb)
-    said = _said(compile_facts(EHR(chief_complaint="Low mood.", history_of_present_illness=line), "female"))
+    said = told_sentences(compile_facts(EHR(chief_complaint="Low mood.", history_of_present_illness=line), "female"))
     assert want in said and "I marked" not in said and "I reduced" not in said, said
 
 
 def test_the_premorbid_personality_line_is_the_clinicians() -> None:
     # uw-027: 'I have premorbid, jovial, sociable ...' said to a question on mood
-    said = _said(compile_facts(EHR(chief_complaint="Not sleeping.", history_of_present_illness="Up all night.", personal_history=(
+    said = told_sentences(compile_facts(EHR(chief_complaint="Not sleeping.", history_of_present_illness="Up all night.", personal_history=(
         "Left school at 18. Lives with his mother. Premorbid: cheerful, outgoing, likes to be the leader, hot-headed, "
         "quick to calm down.")), "male"))
     assert "premorbid" not in said.lower(), said
@@ -107,7 +104,7 @@ def test_a_fraction_of_a_day_or_week_is_no_date(line: str, want: str) -> None:
     assert said and want in said, said
     assert not any(month in said for month in ("April", "July", "March")), said
     # and through the whole record's expansions ('3/7' was '3 days' there, so '3 days nights')
-    said = _said(compile_facts(EHR(chief_complaint="Poor sleep.", history_of_present_illness=line), "female"))
+    said = told_sentences(compile_facts(EHR(chief_complaint="Poor sleep.", history_of_present_illness=line), "female"))
     assert want in said and "days days" not in said and "days nights" not in said, said
     assert not any(month in said for month in ("April", "July", "March")), said
 

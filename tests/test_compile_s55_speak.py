@@ -10,10 +10,7 @@ import pytest
 
 from mentalhospital_env.cases.compile import compile_facts
 from mentalhospital_env.cases.model import EHR
-
-
-def _said(facts) -> str:
-    return " ".join(f.patient_says or "" for f in facts if f.told)
+from patient_records import told_sentences
 
 
 _GP = """BRIDGEFIELD SURGERY (EMIS) - record print for the memory clinic.
@@ -38,7 +35,7 @@ Feet checked. Walks the dog every morning.
 def test_a_consultations_heading_line_is_never_said() -> None:
     # uw-028: '24/07/2024 Dr S Patel - Telephone' was said 'I had 24 July 2024 Dr S Patel - Telephone.' (16 heading
     # lines of one GP print, each a date read out as what he had)
-    said = _said(compile_facts(EHR(chief_complaint="Poor sleep.", history_of_present_illness=_GP), "female"))
+    said = told_sentences(compile_facts(EHR(chief_complaint="Poor sleep.", history_of_present_illness=_GP), "female"))
     for heading in ("Osei", "Telephone", "Face to face", "Price", "Scanned letter"):
         assert heading not in said, said
     assert "walk the dog" in said.lower() and "lying awake" in said.lower(), said  # the entries' own lines stay told
@@ -47,7 +44,7 @@ def test_a_consultations_heading_line_is_never_said() -> None:
 def test_a_coded_entry_and_the_clinicians_comment_are_not_said() -> None:
     # uw-028: 'Comment: work stress, insomnia.' was said 'Work stress, insomnia.', 'Coded: Stress related problem.'
     # 'Stress related problem.', 'Comment: ?OCD - harm-related intrusive thoughts ...' 'Possible OCD, ...'
-    said = _said(compile_facts(EHR(chief_complaint="Poor sleep.", history_of_present_illness=_GP), "female"))
+    said = told_sentences(compile_facts(EHR(chief_complaint="Poor sleep.", history_of_present_illness=_GP), "female"))
     assert "adjustment reaction" not in said.lower() and "anxiety state" not in said.lower(), said
     assert "units per week" not in said.lower(), said
 
@@ -61,14 +58,14 @@ def test_the_practices_record_keeping_is_not_the_patients_act(text: str) -> None
     # uw-028's substance use: 'coded 10 u/wk in 02/2023 and copied forward in nurse templates to 09/2026' was said
     # 'I coded 10 units a week in February 2023. And I copied forward in nurse templates to September 2026.'
     ehr = EHR(chief_complaint="Low mood.", history_of_present_illness="Low for months.", substance_use=text)
-    said = _said(compile_facts(ehr, "female")).lower()
+    said = told_sentences(compile_facts(ehr, "female")).lower()
     assert "i coded" not in said and "copied forward" not in said, said
 
 
 def test_safety_netting_is_the_clinicians() -> None:
     # uw-028: 'Psychiatry appt 06/12 confirmed. Safety netted.' was said 'Safety netted.'
     line = "17/11/2026 Dr K Osei - Telephone\nLow since January, sleeping 5 hours. Safety netted."
-    said = _said(compile_facts(EHR(chief_complaint="Low mood.", history_of_present_illness=line), "female"))
+    said = told_sentences(compile_facts(EHR(chief_complaint="Low mood.", history_of_present_illness=line), "female"))
     assert "safety" not in said.lower(), said
     assert "low since january" in said.lower(), said  # the patient's own line of the entry stays told
 
@@ -78,5 +75,5 @@ def test_a_record_kept_by_others_that_the_patient_was_told_stays_told() -> None:
     ehr = EHR(chief_complaint="Confusion.", history_of_present_illness="Muddled since the operation.",
               allergies='Haloperidol: severe reaction in June 2024 with rigidity and fever; documented by the surgical '
                         'team as "do not give".')
-    said = _said(compile_facts(ehr, "male")).lower()
+    said = told_sentences(compile_facts(ehr, "male")).lower()
     assert "never to have haloperidol" in said, said

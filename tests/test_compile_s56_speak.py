@@ -9,10 +9,7 @@ from __future__ import annotations
 
 from mentalhospital_env.cases.compile import compile_facts
 from mentalhospital_env.cases.model import EHR
-
-
-def _said(facts) -> str:
-    return " ".join(f.patient_says or "" for f in facts if f.told)
+from patient_records import told_sentences
 
 
 def _compile(hpi: str, sex: str = "female"):
@@ -26,7 +23,7 @@ def test_a_relatives_bracketed_label_quotation_and_what_she_thinks_are_hers() ->
            "Son (Dewi): 'She has not been right since the funeral, she rings me at night.' Thinks it is her memory. "
            "Wants her moved nearer to him.\n"
            "Plan: review 2 weeks.")
-    said = _said(_compile(hpi))
+    said = told_sentences(_compile(hpi))
     assert "funeral" not in said
     assert "memory" not in said
     assert "moved nearer" not in said
@@ -38,7 +35,7 @@ def test_a_non_ascii_relatives_telephone_entry_is_theirs() -> None:
     hpi = ("01/12/2026 10:00 CPN - Contact type: home visit. Sleeping 7 hours. Says the neighbours are quieter.\n"
            "02/12/2026 15:00 CPN - Contact type: telephone - Siôn (son). Siôn will visit on Friday. He thinks she "
            "is more forgetful and wants a scan. Wants to talk about a care home.")
-    said = _said(_compile(hpi))
+    said = told_sentences(_compile(hpi))
     assert "forgetful" not in said
     assert "care home" not in said
     assert "sleeping 7 hours" in said  # her own state stays told
@@ -49,7 +46,7 @@ def test_a_carers_assessment_entry_is_the_carers() -> None:
     hpi = ("10/04/2026 CPN home visit. Sleeping 6 hours. Says the tablets help.\n"
            "18/04/2026 CARERS' ASSESSMENT - Ffion Parry, by Social Worker (T Ellis). Ffion visits every Sunday. "
            "She feels 'exhausted and guilty'. She wants her mother in a home.")
-    said = _said(_compile(hpi))
+    said = told_sentences(_compile(hpi))
     assert "exhausted" not in said
     assert "in a home" not in said
 
@@ -60,7 +57,7 @@ def test_his_words_in_her_record_are_another_mans() -> None:
     hpi = ("05/08/2026 CPN home visit. Sleeping 6 hours. Denies writing to anyone.\n"
            "09/08/2026 16:20 TELEPHONE IN - Mr Tom Hale, No. 3 (neighbour), to duty. His words: 'She shouts at the "
            "window at night. She pushed a note under our door saying we're spying on her.' Duty: logged.")
-    said = _said(_compile(hpi))
+    said = told_sentences(_compile(hpi))
     assert "note under" not in said
     assert "shout" not in said
 
@@ -74,7 +71,7 @@ def test_a_carers_log_lines_are_the_carers() -> None:
            "19/06 09:10 Blister pack slot empty, bin checked. Radio on loud.\n"
            "\n"
            "25/06/2026 CPN home visit. Sleeping 5 hours.")
-    said = _said(_compile(hpi))
+    said = told_sentences(_compile(hpi))
     assert "tea" not in said
     assert "blister" not in said.lower() and "radio" not in said.lower()
     assert "tablets help" in said
@@ -85,7 +82,7 @@ def test_a_chart_line_after_pt_quotation_is_never_said_with_it() -> None:
     # heard them in the loft, risk, as before." ("Pt:" is spelt "The patient:", whose label was not read as hers)
     hpi = ("23/01/2026 09:10 CPN - Contact type: telephone. Pt: 'The doctor was very kind. I only shouted because I "
            "heard them on the stairs.' Risk: as before. Plan: visit next week.")
-    said = _said(_compile(hpi))
+    said = told_sentences(_compile(hpi))
     assert "risk" not in said.lower()
     assert "I only shouted because I heard them on the stairs" in said
 
@@ -94,7 +91,7 @@ def test_two_quotations_under_the_patients_label_are_said_without_their_marks() 
     # uw-021 once "Pt:" was read as hers: "I've only had the one, mate.' 'Where's Trev? He was right behind me ..."
     hpi = ("02/11/2026 23:10 ED triage. Pt: 'I only had a pint, honest.' 'Where's Dai? He was right behind me on the "
            "bike.' Plan: CT head.")
-    said = _said(_compile(hpi, "male"))
+    said = told_sentences(_compile(hpi, "male"))
     assert "Where's Dai? He was right behind me" in said
     assert "honest.' '" not in said and "'" not in said.replace("'s", "").replace("I'", "").replace("n't", "")
 
@@ -104,5 +101,5 @@ def test_a_relatives_bracketed_label_over_her_history_stays_the_patients_to_tell
     # mother has had nerves, panic attacks in her 30s ..." (a quoted word, not her words about the patient)
     ehr = EHR(chief_complaint="Low mood since the spring.", history_of_present_illness="Low mood since the spring.",
               family_history="Mother (Jean, 58): 'nerves', panic attacks in her 40s, diazepam from the GP.")
-    said = _said(compile_facts(ehr, "female"))
+    said = told_sentences(compile_facts(ehr, "female"))
     assert "panic attacks" in said

@@ -9,14 +9,11 @@ import pytest
 
 from mentalhospital_env.cases.compile import compile_facts
 from mentalhospital_env.cases.model import EHR
-
-
-def _said(facts) -> str:
-    return " ".join(f.patient_says or "" for f in facts if f.told)
+from patient_records import told_sentences
 
 
 def _hpi(text: str, sex: str = "male") -> str:
-    return _said(compile_facts(EHR(chief_complaint="Worried about sleep.", history_of_present_illness=text), sex))
+    return told_sentences(compile_facts(EHR(chief_complaint="Worried about sleep.", history_of_present_illness=text), sex))
 
 
 _GATE_WITHDRAWN = pytest.mark.xfail(
@@ -127,7 +124,7 @@ def test_a_complaint_opening_on_his_verb_is_still_said() -> None:
     # had-able check is for verbless phrases only
     facts = compile_facts(EHR(chief_complaint="Review with his mother; wants to stop his tablets after exams.",
                               history_of_present_illness="Sleeping badly since June."), "male")
-    assert "I want to stop my tablets after exams" in _said(facts), _said(facts)
+    assert "I want to stop my tablets after exams" in told_sentences(facts), told_sentences(facts)
 
 
 @pytest.mark.parametrize(("phrase", "kept"), [
