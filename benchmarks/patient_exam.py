@@ -67,11 +67,13 @@ def run_variant(variant: str, questions: list[Question], cases: dict[str, Any], 
     for n, (conv, turns) in enumerate(conversations(questions).items()):
         case = cases[turns[0].case_id]
         patient = make_patient(case, variant, seed=seed + n, topic_reader=topic_reader)
+        earlier: list[str] = []
         for q in turns:
             t0 = time.perf_counter()
             reply = patient.respond(q.ask).text
             latencies.append(time.perf_counter() - t0)
-            g = grade(q, reply, as_dict[q.case_id], lints)
+            g = grade(q, reply, as_dict[q.case_id], lints, earlier=earlier)
+            earlier = [*earlier, reply]  # the conversation's earlier replies (repeated_earlier, stop 61)
             rows.append({"question": q, "reply": reply, "grade": g})
     return rows, latencies
 
