@@ -563,27 +563,27 @@ class Lints:
     def _series(self, sent: str, start: int, end: int, low: str) -> str | None:
         """Whether the characters ``start``..``end`` of the normalised sentence hold the record's series:
         three or more items set off by commas and a last "and"/"or" ("repeating questions, missing
-        appointments and losing my way"), the items after the first opening with the same part of speech
-        and the first holding one ("I manage my bills, pension and appointments"). "I wash my hands up to
+        appointments and losing my way"), two or more of the items after the first opening with the same
+        part of speech (a verb, a noun, an adjective: "I manage my bills, pension and appointments"). "I wash my hands up to
         forty times a day, until the skin cracks, and shower for an hour" is a sentence, not a list."""
         doc = self.parse(sent.strip())
         offset = len(sent) - len(sent.lstrip())
         coarse = {"VERB": "V", "AUX": "V", "NOUN": "N", "PROPN": "N", "ADJ": "A"}
         toks = [t for t in doc if start <= t.idx + offset < end]
-        items, seps, head = [], [], []
+        items, seps = [], []
         for k, t in enumerate(toks):
-            if t.text == "," or (t.lower_ in ("and", "or") and not (k and toks[k - 1].text == ",")):
-                seps.append(t.text)
+            if t.lower_ in ("and", "or") and k and toks[k - 1].text == ",":
+                seps.append(t.lower_)  # ", and irritable with my mother": the comma's item, the series' last "and"
+            elif t.text == "," or t.lower_ in ("and", "or"):
+                seps.append(t.lower_)
                 nxt = next((u for u in toks[k + 1 :] if u.text != "," and u.lower_ not in ("and", "or", "then", "also") and u.pos_ not in ("DET", "PRON")), None)
                 if nxt is not None:
                     items.append(coarse.get(nxt.pos_))
-            elif not seps:
-                head.append(coarse.get(t.pos_))
         if len(items) < 2 or "," not in seps or seps[-1] not in ("and", "or"):
             return None
-        tail = items[-2:]
-        if tail[0] is not None and tail[0] == tail[1] and tail[0] in head:
-            return f"a series read from the record ({len(items) + 1} items)"
+        for part in ("V", "N", "A"):
+            if items.count(part) >= 2:
+                return f"a series read from the record ({len(items) + 1} items)"
         return None
 
     def repeated_earlier(self, reply: str, earlier: Sequence[str], details: Sequence[Sequence[str]] = (), n: int = 8) -> list[str]:

@@ -42,3 +42,9 @@ def test_natural_speech_that_shares_the_records_words_is_left_alone(lints):
 
 def test_an_informant_is_left_to_record_copy(lints):
     assert not lints.record_first_person("Over two years she has started repeating questions, missing appointments and losing her way.", CASE, "How is her memory?")
+
+
+def test_a_list_closed_by_comma_and_is_a_series(lints):
+    case = {"case_id": "t61b", "ehr": {"h": "Over the last weeks: sleeping two hours a night, cleaning the flat at night, spending her money on craft materials, and irritable with her mother."}}
+    reply = "I've been sleeping two hours a night, cleaning the flat at night, spending my money on craft materials, and irritable with my mother."
+    assert lints.record_first_person(reply, case, "How have you been sleeping?")
