@@ -33,7 +33,15 @@ Verdict of one reply, first rule that applies:
    ``reader/blind/`` (``reader_agreement.py --blind``): a part tacked on to a reply that has
    answered (``tacked_on``, which reads the exam item's details), fragments and "have" + base form
    (``fragments``), the record's past perfect and clinician framing (``record_voice``), "-wise"
-   templates, and a reply that says a thing and its opposite (``contradiction``).
+   templates, and a reply that says a thing and its opposite (``contradiction``). Stop 61 added, after
+   the exam audit of that stop (a psychiatrist's reading of 40 replies graded fine: 13 unnatural, nearly
+   all the record read aloud in the first person or an earlier reply said again): the record read in the
+   first person (``record_first_person``: a run of record words compared person-free, flagged only where
+   its sentence reads as the record or holds the record's series) and a reply that says an earlier reply
+   of the same conversation again word for word (``repeated_earlier``; ``grade`` takes the earlier
+   replies, ``patient_exam.py`` passes them). Exam figures from before stop 61 were graded by the older
+   grader: the same replies grade a little less fine now (stop 61: 12 fine replies of the full
+   patient became unnatural), and nine items' details were corrected (audit 61).
 4. ``fine``.
 
 Fillers (stock phrases that carry nothing, and stock tails) are counted on their own; leaks (a diagnosis label or
@@ -564,7 +572,8 @@ class Lints:
         """Whether the characters ``start``..``end`` of the normalised sentence hold the record's series:
         three or more items set off by commas and a last "and"/"or" ("repeating questions, missing
         appointments and losing my way"), two or more of the items after the first opening with the same
-        part of speech (a verb, a noun, an adjective: "I manage my bills, pension and appointments"). "I wash my hands up to
+        part of speech (a verb or an adjective; three nouns after the first: "I manage my bills, pension and
+        appointments without help" is how an old lady who minds her independence talks). "I wash my hands up to
         forty times a day, until the skin cracks, and shower for an hour" is a sentence, not a list."""
         doc = self.parse(sent.strip())
         offset = len(sent) - len(sent.lstrip())
@@ -581,8 +590,8 @@ class Lints:
                     items.append(coarse.get(nxt.pos_))
         if len(items) < 2 or "," not in seps or seps[-1] not in ("and", "or"):
             return None
-        for part in ("V", "N", "A"):
-            if items.count(part) >= 2:
+        for part, least in (("V", 2), ("N", 3), ("A", 2)):
+            if items.count(part) >= least:
                 return f"a series read from the record ({len(items) + 1} items)"
         return None
 

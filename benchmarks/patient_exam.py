@@ -3,7 +3,10 @@
 Every variant of the offline patient (``full``, ``naive``, ``memory``, ``representation``) answers
 the exam's scripted conversations (``benchmarks/data/patient_exam/*.jsonl``: one fresh encounter per
 conversation, so follow-ups have their context); :mod:`exam_grading` gives each reply a verdict
-(wrong / not answering / unnatural / fine), the lints, the filler flag and leaks.
+(wrong / not answering / unnatural / fine), the lints, the filler flag and leaks. Each reply is graded
+with its conversation's earlier replies (since stop 61: ``repeated_earlier`` reads them); figures from
+before stop 61 were graded by the older grader (no first-person record reading, no repetition across
+replies, nine items' details before audit 61's corrections) and are not comparable one for one.
 
     python benchmarks/patient_exam.py                        # all four variants, table per group
     python benchmarks/patient_exam.py --variants full --show 15

@@ -48,3 +48,8 @@ def test_a_list_closed_by_comma_and_is_a_series(lints):
     case = {"case_id": "t61b", "ehr": {"h": "Over the last weeks: sleeping two hours a night, cleaning the flat at night, spending her money on craft materials, and irritable with her mother."}}
     reply = "I've been sleeping two hours a night, cleaning the flat at night, spending my money on craft materials, and irritable with my mother."
     assert lints.record_first_person(reply, case, "How have you been sleeping?")
+
+
+def test_three_things_one_manages_is_speech_not_a_list(lints):
+    case = {"case_id": "t61c", "ehr": {"h": "She manages her bills, pension and appointments without help and walks to the shops."}}
+    assert not lints.record_first_person("I manage my bills, pension and appointments without help, thank you.", case, "Do you manage your own bills?")
