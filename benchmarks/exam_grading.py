@@ -40,7 +40,7 @@ Verdict of one reply, first rule that applies:
    its sentence reads as the record or holds the record's series) and a reply that says an earlier reply
    of the same conversation again word for word (``repeated_earlier``; ``grade`` takes the earlier
    replies, ``patient_exam.py`` passes them). Exam figures from before stop 61 were graded by the older
-   grader: the same replies grade a little less fine now (stop 61: 12 fine replies of the full
+   grader: the same replies grade a little less fine now (stop 61: 14 fine replies of the full
    patient became unnatural), and nine items' details were corrected (audit 61).
 4. ``fine``.
 
