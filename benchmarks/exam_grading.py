@@ -33,7 +33,15 @@ Verdict of one reply, first rule that applies:
    ``reader/blind/`` (``reader_agreement.py --blind``): a part tacked on to a reply that has
    answered (``tacked_on``, which reads the exam item's details), fragments and "have" + base form
    (``fragments``), the record's past perfect and clinician framing (``record_voice``), "-wise"
-   templates, and a reply that says a thing and its opposite (``contradiction``).
+   templates, and a reply that says a thing and its opposite (``contradiction``). Stop 61 added, after
+   the exam audit of that stop (a psychiatrist's reading of 40 replies graded fine: 13 unnatural, nearly
+   all the record read aloud in the first person or an earlier reply said again): the record read in the
+   first person (``record_first_person``: a run of record words compared person-free, flagged only where
+   its sentence reads as the record or holds the record's series) and a reply that says an earlier reply
+   of the same conversation again word for word (``repeated_earlier``; ``grade`` takes the earlier
+   replies, ``patient_exam.py`` passes them). Exam figures from before stop 61 were graded by the older
+   grader: the same replies grade a little less fine now (stop 61: 14 fine replies of the full
+   patient became unnatural), and nine items' details were corrected (audit 61).
 4. ``fine``.
 
 Fillers (stock phrases that carry nothing, and stock tails) are counted on their own; leaks (a diagnosis label or
@@ -334,10 +342,11 @@ def grade_content(q: Question, reply: str) -> tuple[str | None, list[str], int]:
     return "not_answering", ["names none of the expected details"], found
 
 
-def grade(q: Question, reply: str, case: Mapping[str, Any], lints: "Lints") -> Grade:
-    """One reply's verdict against its question and its case (a case as a plain dict)."""
+def grade(q: Question, reply: str, case: Mapping[str, Any], lints: "Lints", earlier: Sequence[str] = ()) -> Grade:
+    """One reply's verdict against its question and its case (a case as a plain dict); ``earlier`` are
+    the patient's earlier replies of the same conversation, in order (``repeated_earlier`` reads them)."""
     content, reasons, found = grade_content(q, reply)
-    found_lints = lints.check(reply, q.ask, case, q.details)
+    found_lints = lints.check(reply, q.ask, case, q.details, earlier=earlier)
     g = Grade(
         verdict=content or ("unnatural" if found_lints else "fine"),
         reasons=reasons,
@@ -380,6 +389,41 @@ def record_sentences(case: Mapping[str, Any]) -> list[list[str]]:
             if len(words) >= 8 and not (set(words) & FIRST_PERSON):
                 sentences.append(words)
     return sentences
+
+
+_SELF = "<self>"
+_PERSON_WORDS = {"she": (_SELF,), "he": (_SELF,), "her": (_SELF,), "his": (_SELF,), "him": (_SELF,), "hers": (_SELF,),
+                 "herself": (_SELF,), "himself": (_SELF,), "i": (_SELF,), "me": (_SELF,), "my": (_SELF,),
+                 "mine": (_SELF,), "myself": (_SELF,), "i'm": (_SELF, "be"), "i've": (_SELF, "have"),
+                 "i'd": (_SELF, "had"), "i'll": (_SELF, "will"), "she's": (_SELF, "be"), "he's": (_SELF, "be"),
+                 "am": ("be",), "is": ("be",), "are": ("be",), "has": ("have",)}
+
+
+def _first_person_words(text: str, names: frozenset[str] | set[str] = frozenset()) -> tuple[list[tuple[int, int]], list[str]]:
+    """A normalised text's words read person-free (``record_first_person``): a person's pronoun, first
+    or third, and a name of ``names`` are one word, "is"/"am" and "has"/"have" the same, a verb's "-s"
+    dropped; with each word's character span."""
+    spans, words = [], []
+    for m in re.finditer(r"[a-z0-9']+", text):
+        w = m.group()
+        mapped = (_SELF,) if w in names else _PERSON_WORDS.get(w)
+        if mapped is None:
+            mapped = (w[:-3] + "y" if len(w) > 4 and w.endswith("ies") else w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w,)
+        for x in mapped:
+            spans.append(m.span())
+            words.append(x)
+    return spans, words
+
+
+def _record_runs(case: Mapping[str, Any], names: set[str]) -> list[list[str]]:
+    """The record's sentences read person-free (``_first_person_words``), quoted speech left out."""
+    out = []
+    for text in _strings(case.get("ehr", {})):
+        text = re.sub(r"(?<![A-Za-z])['\u2018](?:[^'\u2019]|(?<=[A-Za-z])['\u2019](?=[A-Za-z])){0,200}?['\u2019](?![A-Za-z])|\"[^\"]{0,200}\"",
+                      " ", text)
+        for sent in re.split(r"(?<=[.;:!?])\s+", text):
+            out.append(_first_person_words(normalise(sent), names)[1])
+    return out
 
 
 def _acronym(name: str) -> str:
@@ -481,6 +525,101 @@ class Lints:
         ):  # "He has one close friend ..." to the child; "My brother says he ..." has someone to refer to
             return "the patient in the third person"
         return None
+
+    def record_first_person(self, reply: str, case: Mapping[str, Any], question: str = "", n: int = 8) -> list[str]:
+        """The record read aloud in the first person (stop 61, the exam audit's "record sentences or
+        lists read aloud in the first person"): ``record_copy`` compares the record's third-person
+        sentences with a reply's own words, so "Over two years has started repeating questions, missing
+        appointments and losing his way" said as "I've started repeating questions, missing appointments
+        and losing my way" escapes it. Here the record's third-person pronouns and the patient's own names
+        and the reply's first-person pronouns are read as one word, and "is"/"am", "has"/"have" and a
+        verb's "-s" as the same (``_first_person_words``); a run of ``n`` such words holding that word is
+        shared. Stop 28's lesson holds: sharing words is not enough, natural speech shares them too ("The
+        first attack came out of the blue while I was driving on the motorway."). The run is the record
+        read aloud only when its sentence reads as the record (``record_register``: a clinician's
+        register, a fragment, no subject) or the run holds the record's series of three or more
+        coordinated items ("rehearse what to say, monitor my face for blushing and replays
+        conversations"). A question put to an informant is left to ``record_copy``."""
+        if put_to_informant(question):
+            return []
+        names = {w.lower() for w in own_names(case, self)}
+        grams: set[tuple[str, ...]] = set()
+        for words in _record_runs(case, names):
+            grams.update(tuple(words[i : i + n]) for i in range(len(words) - n + 1))
+        out = []
+        for sent in re.split(r"(?<=[.;!?])\s+", reply):
+            low = normalise(sent)
+            spans, words = _first_person_words(low)
+            if _SELF not in words:
+                continue
+            for i in range(len(words) - n + 1):
+                run = tuple(words[i : i + n])
+                if _SELF not in run or run not in grams:
+                    continue
+                j = i + n
+                while j < len(words) and tuple(words[j - n + 1 : j + 1]) in grams:
+                    j += 1
+                why = self.record_register(sent, question)
+                if why == "the patient in the third person":
+                    why = None  # "My flat had to be cleared when she died.": she is the mother, the reply is in the first person
+                why = why or self._series(sent, spans[i][0], spans[j - 1][1], low)
+                if why:
+                    out.append(f"record voice: the record read in the first person {low[spans[i][0]:spans[j - 1][1]][:60]!r} ({why})")
+                break
+        return out
+
+    def _series(self, sent: str, start: int, end: int, low: str) -> str | None:
+        """Whether the characters ``start``..``end`` of the normalised sentence hold the record's series:
+        three or more items set off by commas and a last "and"/"or" ("repeating questions, missing
+        appointments and losing my way"), two or more of the items after the first opening with the same
+        part of speech (a verb or an adjective; three nouns after the first: "I manage my bills, pension and
+        appointments without help" is how an old lady who minds her independence talks). "I wash my hands up to
+        forty times a day, until the skin cracks, and shower for an hour" is a sentence, not a list."""
+        doc = self.parse(sent.strip())
+        offset = len(sent) - len(sent.lstrip())
+        coarse = {"VERB": "V", "AUX": "V", "NOUN": "N", "PROPN": "N", "ADJ": "A"}
+        toks = [t for t in doc if start <= t.idx + offset < end]
+        items, seps = [], []
+        for k, t in enumerate(toks):
+            if t.lower_ in ("and", "or") and k and toks[k - 1].text == ",":
+                seps.append(t.lower_)  # ", and irritable with my mother": the comma's item, the series' last "and"
+            elif t.text == "," or t.lower_ in ("and", "or"):
+                seps.append(t.lower_)
+                nxt = next((u for u in toks[k + 1 :] if u.text != "," and u.lower_ not in ("and", "or", "then", "also") and u.pos_ not in ("DET", "PRON")), None)
+                if nxt is not None:
+                    items.append(coarse.get(nxt.pos_))
+        if len(items) < 2 or "," not in seps or seps[-1] not in ("and", "or"):
+            return None
+        for part, least in (("V", 2), ("N", 3), ("A", 2)):
+            if items.count(part) >= least:
+                return f"a series read from the record ({len(items) + 1} items)"
+        return None
+
+    def repeated_earlier(self, reply: str, earlier: Sequence[str], details: Sequence[Sequence[str]] = (), n: int = 8) -> list[str]:
+        """A reply that says again, word for word, what an earlier reply of the same conversation said
+        (stop 61, the exam audit: "repeats both earlier replies word for word"; ``repetition`` reads one
+        reply only). A sentence is said again when it holds a run of ``n`` words of an earlier reply and
+        no callback (``callbacks``: "As I said, I can't keep anything down" points back on purpose). A
+        finding when two or more sentences are said again (an earlier reply replayed), or one that names
+        none of the exam item's details (said again where the question asked something else). A
+        sentence said again that answers the question again ("When did your wife leave?" -> "My wife
+        left three months ago because of my drinking.") is how people answer a question asked twice."""
+        if not earlier:
+            return []
+        said = [re.findall(r"[a-z0-9']+", normalise(e)) for e in earlier]
+        grams = {tuple(w[i : i + n]) for w in said for i in range(len(w) - n + 1)}
+        phrases = [a for group in details for a in group if normalise(a) not in BARE_STANCE_WORDS]
+        again = []
+        for sent in _sentences(reply):
+            norm = normalise(sent)
+            words = re.findall(r"[a-z0-9']+", norm)
+            if any(find(c, norm) for c in self.lists["callbacks"]) or says(sent, "deflect"):
+                continue  # a callback, or a guarded patient's "I don't really want to go into that." again
+            if any(tuple(words[i : i + n]) in grams for i in range(len(words) - n + 1)):
+                again.append((sent.strip(), any(find(a, norm) for a in phrases)))
+        if len(again) >= 2 or (again and phrases and not again[0][1]):
+            return [f"repeated earlier: {s[:60]!r} said in an earlier reply" for s, _ in again]
+        return []
 
     def many_question_filler(self, reply: str, question: str) -> list[str]:
         if is_multi_part(question):
@@ -918,9 +1057,11 @@ class Lints:
 
     # -- whole reply --------------------------------------------------------------------------------
 
-    def check(self, reply: str, question: str, case: Mapping[str, Any], details: Sequence[Sequence[str]] = ()) -> list[str]:
+    def check(self, reply: str, question: str, case: Mapping[str, Any], details: Sequence[Sequence[str]] = (),
+              earlier: Sequence[str] = ()) -> list[str]:
         """Every lint's findings. ``details`` are the exam item's detail groups, when there is an item:
-        they tell ``tacked_on`` which part of the reply answers."""
+        they tell ``tacked_on`` which part of the reply answers; ``earlier`` are the patient's earlier
+        replies of the same conversation (``repeated_earlier``)."""
         return (
             self.jargon(reply)
             + self.punctuation(reply)
@@ -932,6 +1073,8 @@ class Lints:
             + self.off_subject(reply, question)
             + self.stock_tail(reply, question)
             + self.record_voice(reply, case)
+            + self.record_first_person(reply, case, question)
+            + self.repeated_earlier(reply, earlier, details)
             + self.tacked_on(reply, question, details)
             + self.contradiction(reply)
         )

@@ -3,7 +3,10 @@
 Every variant of the offline patient (``full``, ``naive``, ``memory``, ``representation``) answers
 the exam's scripted conversations (``benchmarks/data/patient_exam/*.jsonl``: one fresh encounter per
 conversation, so follow-ups have their context); :mod:`exam_grading` gives each reply a verdict
-(wrong / not answering / unnatural / fine), the lints, the filler flag and leaks.
+(wrong / not answering / unnatural / fine), the lints, the filler flag and leaks. Each reply is graded
+with its conversation's earlier replies (since stop 61: ``repeated_earlier`` reads them); figures from
+before stop 61 were graded by the older grader (no first-person record reading, no repetition across
+replies, nine items' details before audit 61's corrections) and are not comparable one for one.
 
     python benchmarks/patient_exam.py                        # all four variants, table per group
     python benchmarks/patient_exam.py --variants full --show 15
@@ -67,11 +70,13 @@ def run_variant(variant: str, questions: list[Question], cases: dict[str, Any], 
     for n, (conv, turns) in enumerate(conversations(questions).items()):
         case = cases[turns[0].case_id]
         patient = make_patient(case, variant, seed=seed + n, topic_reader=topic_reader)
+        earlier: list[str] = []
         for q in turns:
             t0 = time.perf_counter()
             reply = patient.respond(q.ask).text
             latencies.append(time.perf_counter() - t0)
-            g = grade(q, reply, as_dict[q.case_id], lints)
+            g = grade(q, reply, as_dict[q.case_id], lints, earlier=earlier)
+            earlier = [*earlier, reply]  # the conversation's earlier replies (repeated_earlier, stop 61)
             rows.append({"question": q, "reply": reply, "grade": g})
     return rows, latencies
 

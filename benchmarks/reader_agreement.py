@@ -127,8 +127,11 @@ def blind_table(rows: list[dict]) -> str:
 def blind_main(folder: Path, show: str | None) -> int:
     rows, cases = load_blind(folder)
     lints = Lints()
-    for r in rows:
-        r["found"] = lints.check(r["patient"], r["doctor"], cases[r["record"]])
+    said: dict[tuple[str, str, str], list[str]] = {}
+    for r in sorted(rows, key=lambda r: r["turn"]):  # each transcript's earlier replies (repeated_earlier, stop 61)
+        key = (r["reader"], r["record"], r["transcript"])
+        r["found"] = lints.check(r["patient"], r["doctor"], cases[r["record"]], earlier=said.get(key, []))
+        said[key] = [*said.get(key, []), r["patient"]]
     print(f"blind readers: {len(rows)} coded replies ({folder})")
     for reader in sorted({r["reader"] for r in rows}):
         print(f"\nreader {reader}")
