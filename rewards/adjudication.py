@@ -871,12 +871,20 @@ def _scale_score_pattern() -> tuple[re.Pattern | None, dict[str, str]]:
             for form in (name, name.upper()):
                 names.setdefault(form, exam["name"])
     joiners = _contrasts_json().get("scale_scores", {}).get("joiners", ())
+    dated_by = _contrasts_json().get("scale_scores", {}).get("dated_by", ())
     if not names:
         return None, {}
     alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
     joined = "|".join(re.escape(j) for j in sorted(joiners, key=len, reverse=True))
+    # words that say when it was scored, each with a day/month after it or not ('on 24/11', 'on admission', 'in July')
+    when = (
+        r"(?:(?:(?i:" + "|".join(re.escape(w) for w in sorted(dated_by, key=len, reverse=True)) + r"))"
+        r"(?:\s+\d{1,2}[/.]\d{1,2})?[\s,]+){0,3}"
+        if dated_by
+        else ""
+    )
     pattern = re.compile(
-        r"(?<![\w-])(" + alternatives + r")(?:-\d+)?(?![\w-])\s*(?:\d+-items?\s*)?(?:(?:" + joined + r")\s*)?"
+        r"(?<![\w-])(" + alternatives + r")(?:-\d+)?(?![\w-])\s*(?:\d+-items?\s*)?" + when + r"(?:(?:" + joined + r")\s*)?"
         r"(\d+(?:\.\d+)?)(?![\d.]*/\d+/)(?![\w.]*\d)"
     )
     return pattern, names
@@ -895,6 +903,10 @@ def _scale_name_pattern() -> re.Pattern | None:
 # a further score of the same scale after its first ('PHQ-9 of 14 at baseline, now 9'): a number not written onto a
 # '/' (the scale's range, a date's parts), a clock time, a decimal's parts, a date or an 'N-item' form
 _FURTHER_SCORE = re.compile(r"(?<![\w/.:])(\d+(?:\.\d+)?)(?![\w:]|-items?\b|[\d.]*/\d+/|\.\d)")
+# the scale's range said after its score ('11 of 27', '26 out of 30'), never a further score
+_SCORE_RANGE = re.compile(r"^\s*(?:out\s+)?of\s+\d+(?!\w|\.\d)")
+# a written date, never a score: '2026-11-24', '07/07/2026', '06/2026' (contrasts.json ``scale_scores.dated_by``)
+_WRITTEN_DATE = re.compile(r"(?<![\w/.-])(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4}|\d{1,2}/\d{4})(?![\w/-])")
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n")
 
 
@@ -905,12 +917,13 @@ def _scale_scores(text: str) -> dict[str, set[float]]:
     if pattern is None:
         return out
     names_only = _scale_name_pattern()
+    text = _WRITTEN_DATE.sub(" ", text)
     for m in pattern.finditer(text):
         scores = out.setdefault(names[m.group(1)], set())
         scores.add(float(m.group(2)))
         # every score of the scale up to the next scale's name or the sentence's end (reviewer, stop 54: 'PHQ-9 of 14
         # at baseline, now 9' was read 14 alone, and refused against 'PHQ-9 9')
-        rest = text[m.end():]
+        rest = _SCORE_RANGE.sub("", text[m.end():])
         stops = [x.start() for x in (names_only.search(rest), _SENTENCE_END.search(rest)) if x is not None]
         for n in _FURTHER_SCORE.finditer(rest[: min(stops, default=len(rest))]):
             scores.add(float(n.group(1)))
