@@ -918,6 +918,8 @@ def _scale_scores(text: str) -> dict[str, set[float]]:
         return out
     names_only = _scale_name_pattern()
     text = _WRITTEN_DATE.sub(" ", text)
+    spelled, value = _spelled_scores()
+    text = spelled.sub(value, text)
     for m in pattern.finditer(text):
         scores = out.setdefault(names[m.group(1)], set())
         scores.add(float(m.group(2)))
@@ -930,9 +932,30 @@ def _scale_scores(text: str) -> dict[str, set[float]]:
     return out
 
 
+@lru_cache(maxsize=1)
+def _spelled_scores():
+    """A score said in words ('nineteen', 'thirty-one'; the cue data's number words, 'one' aside, which is as often
+    a pronoun or 'one week'), as one pattern, and the digits each match stands for."""
+    single = {p[0]: int(v) for p, v in load_cues().number_words if len(p) == 1 and 0 < v < 100 and p[0] != "one"}
+    units = {w: v for w, v in single.items() if v < 10}
+    tens = {w: v for w, v in single.items() if v >= 20 and v % 10 == 0}
+    alternatives = "|".join(sorted(single, key=len, reverse=True))
+    pattern = re.compile(
+        r"\b(?:(" + "|".join(tens) + r")[- ](" + "|".join(units) + r"|one)|(" + alternatives + r"))\b", re.IGNORECASE
+    )
+
+    def value(m: re.Match) -> str:
+        if m.group(1):
+            return str(tens[m.group(1).lower()] + units.get(m.group(2).lower(), 1))
+        return str(single[m.group(3).lower()])
+
+    return pattern, value
+
+
 def scale_score_clash(checkpoint: str, output: str) -> str | None:
     """Why two statements that score the same rating scale differ: no score in common ('CIWA-Ar 18' against 'CIWA
-    8'), or ``None`` (contrasts.json's ``scale_scores``)."""
+    8'), or the output naming the scale the checkpoint scores with no score of its own ('YMRS 34/60' against 'YMRS
+    in the severe range': a band is not the score), or ``None`` (contrasts.json's ``scale_scores``)."""
     c_scores = _scale_scores(checkpoint)
     if not c_scores:
         return None
@@ -940,6 +963,15 @@ def scale_score_clash(checkpoint: str, output: str) -> str | None:
     for scale in c_scores.keys() & o_scores.keys():
         if not c_scores[scale] & o_scores[scale]:
             return f"score differs on {scale}"
+    # a band said with no number at all (a number the reading does not place, 'PHQ-9 one week ago was 12', is no
+    # evidence either way)
+    spelled, value = _spelled_scores()
+    if re.search(r"\d", spelled.sub(value, _WRITTEN_DATE.sub(" ", _scale_name_pattern().sub(" ", output)))):
+        return None
+    _, names = _scale_score_pattern()
+    named = {names[m.group()] for m in _scale_name_pattern().finditer(output) if m.group() in names}
+    for scale in sorted(c_scores.keys() & named):
+        return f"no score said on {scale}"
     return None
 
 
