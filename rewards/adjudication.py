@@ -871,12 +871,20 @@ def _scale_score_pattern() -> tuple[re.Pattern | None, dict[str, str]]:
             for form in (name, name.upper()):
                 names.setdefault(form, exam["name"])
     joiners = _contrasts_json().get("scale_scores", {}).get("joiners", ())
+    dated_by = _contrasts_json().get("scale_scores", {}).get("dated_by", ())
     if not names:
         return None, {}
     alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
     joined = "|".join(re.escape(j) for j in sorted(joiners, key=len, reverse=True))
+    # words that say when it was scored, each with a day/month after it or not ('on 24/11', 'on admission', 'in July')
+    when = (
+        r"(?:(?:(?i:" + "|".join(re.escape(w) for w in sorted(dated_by, key=len, reverse=True)) + r"))"
+        r"(?:\s+\d{1,2}[/.]\d{1,2})?[\s,]+){0,3}"
+        if dated_by
+        else ""
+    )
     pattern = re.compile(
-        r"(?<![\w-])(" + alternatives + r")(?:-\d+)?(?![\w-])\s*(?:\d+-items?\s*)?(?:(?:" + joined + r")\s*)?"
+        r"(?<![\w-])(" + alternatives + r")(?:-\d+)?(?![\w-])\s*(?:\d+-items?\s*)?" + when + r"(?:(?:" + joined + r")\s*)?"
         r"(\d+(?:\.\d+)?)(?![\d.]*/\d+/)(?![\w.]*\d)"
     )
     return pattern, names
@@ -895,6 +903,10 @@ def _scale_name_pattern() -> re.Pattern | None:
 # a further score of the same scale after its first ('PHQ-9 of 14 at baseline, now 9'): a number not written onto a
 # '/' (the scale's range, a date's parts), a clock time, a decimal's parts, a date or an 'N-item' form
 _FURTHER_SCORE = re.compile(r"(?<![\w/.:])(\d+(?:\.\d+)?)(?![\w:]|-items?\b|[\d.]*/\d+/|\.\d)")
+# the scale's range said after its score ('11 of 27', '26 out of 30'), never a further score
+_SCORE_RANGE = re.compile(r"^\s*(?:out\s+)?of\s+\d+(?!\w|\.\d)")
+# a written date, never a score: '2026-11-24', '07/07/2026', '06/2026' (contrasts.json ``scale_scores.dated_by``)
+_WRITTEN_DATE = re.compile(r"(?<![\w/.-])(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4}|\d{1,2}/\d{4})(?![\w/-])")
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n")
 
 
@@ -905,21 +917,45 @@ def _scale_scores(text: str) -> dict[str, set[float]]:
     if pattern is None:
         return out
     names_only = _scale_name_pattern()
+    text = _WRITTEN_DATE.sub(" ", text)
+    spelled, value = _spelled_scores()
+    text = spelled.sub(value, text)
     for m in pattern.finditer(text):
         scores = out.setdefault(names[m.group(1)], set())
         scores.add(float(m.group(2)))
         # every score of the scale up to the next scale's name or the sentence's end (reviewer, stop 54: 'PHQ-9 of 14
         # at baseline, now 9' was read 14 alone, and refused against 'PHQ-9 9')
-        rest = text[m.end():]
+        rest = _SCORE_RANGE.sub("", text[m.end():])
         stops = [x.start() for x in (names_only.search(rest), _SENTENCE_END.search(rest)) if x is not None]
         for n in _FURTHER_SCORE.finditer(rest[: min(stops, default=len(rest))]):
             scores.add(float(n.group(1)))
     return out
 
 
+@lru_cache(maxsize=1)
+def _spelled_scores():
+    """A score said in words ('nineteen', 'thirty-one'; the cue data's number words, 'one' aside, which is as often
+    a pronoun or 'one week'), as one pattern, and the digits each match stands for."""
+    single = {p[0]: int(v) for p, v in load_cues().number_words if len(p) == 1 and 0 < v < 100 and p[0] != "one"}
+    units = {w: v for w, v in single.items() if v < 10}
+    tens = {w: v for w, v in single.items() if v >= 20 and v % 10 == 0}
+    alternatives = "|".join(sorted(single, key=len, reverse=True))
+    pattern = re.compile(
+        r"\b(?:(" + "|".join(tens) + r")[- ](" + "|".join(units) + r"|one)|(" + alternatives + r"))\b", re.IGNORECASE
+    )
+
+    def value(m: re.Match) -> str:
+        if m.group(1):
+            return str(tens[m.group(1).lower()] + units.get(m.group(2).lower(), 1))
+        return str(single[m.group(3).lower()])
+
+    return pattern, value
+
+
 def scale_score_clash(checkpoint: str, output: str) -> str | None:
     """Why two statements that score the same rating scale differ: no score in common ('CIWA-Ar 18' against 'CIWA
-    8'), or ``None`` (contrasts.json's ``scale_scores``)."""
+    8'), or the output naming the scale the checkpoint scores with no score of its own ('YMRS 34/60' against 'YMRS
+    in the severe range': a band is not the score), or ``None`` (contrasts.json's ``scale_scores``)."""
     c_scores = _scale_scores(checkpoint)
     if not c_scores:
         return None
@@ -927,6 +963,15 @@ def scale_score_clash(checkpoint: str, output: str) -> str | None:
     for scale in c_scores.keys() & o_scores.keys():
         if not c_scores[scale] & o_scores[scale]:
             return f"score differs on {scale}"
+    # a band said with no number at all (a number the reading does not place, 'PHQ-9 one week ago was 12', is no
+    # evidence either way)
+    spelled, value = _spelled_scores()
+    if re.search(r"\d", spelled.sub(value, _WRITTEN_DATE.sub(" ", _scale_name_pattern().sub(" ", output)))):
+        return None
+    _, names = _scale_score_pattern()
+    named = {names[m.group()] for m in _scale_name_pattern().finditer(output) if m.group() in names}
+    for scale in sorted(c_scores.keys() & named):
+        return f"no score said on {scale}"
     return None
 
 

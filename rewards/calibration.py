@@ -39,6 +39,7 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import json
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from importlib import resources
@@ -103,7 +104,8 @@ class MatchPair:
     case: str = ""
     # who says the utterance: "patient", or "informant" (the relative or carer present, answering in their own
     # voice), as the environment passes it with each reply; a pair's "speaker" field, else "informant" for the
-    # pairs the writer wrote in the informant's voice (written_kind "informant_lay")
+    # pairs the writer wrote in the informant's voice: a written_kind naming the informant ("informant_lay",
+    # "informant_report", "other_informant_view"...; :func:`speaker_of`)
     speaker: str = "patient"
 
 
@@ -436,7 +438,7 @@ def load_match_pairs(path: str | Path | None = None, split: str | None = None) -
             if not isinstance(case, str):
                 raise PairSetError(f"{where}: field 'case' must be str when given, got {case!r}")
             ids.add(raw["id"])
-            speaker = raw.get("speaker") or ("informant" if raw.get("written_kind") == "informant_lay" else "patient")
+            speaker = raw.get("speaker") or speaker_of(raw.get("written_kind"), raw["utterance"])
             if speaker not in ("patient", "informant"):
                 raise PairSetError(f"{where}: field 'speaker' is {speaker!r}; expected 'patient' or 'informant'")
             pair = MatchPair(
@@ -446,6 +448,24 @@ def load_match_pairs(path: str | Path | None = None, split: str | None = None) -
             if split is None or pair.split == split:
                 pairs.append(pair)
     return pairs
+
+
+# a speaker's label opening an utterance ("Mother: ...", "Care coordinator: ..."): the text names its own speaker
+_SPEAKER_LABEL = re.compile(r"^\s*[A-Z][\w'-]*(?: [\w'-]+){0,2}:\s")
+
+
+def speaker_of(written_kind: object, utterance: str = "") -> str:
+    """Who says a pair's utterance when the pair names no ``speaker``: ``"informant"`` when its writer's kind names
+    the informant (the relative or carer answering in their own voice: "informant_lay", "informant_report",
+    "informant_denial", "other_informant_view") and the utterance does not open with its speaker's label ("Mother:
+    she's been up all night", read as written, a note's line), else ``"patient"``. (Until stop 61 only
+    "informant_lay" was read so, and the later sets' unlabelled "informant_report" pairs, 'Last night he hurled a
+    plate when I hid the keys', were read as the patient's own words: the informant's "I" as the patient, the
+    patient's "he" as someone else; the environment passes the informant's replies as theirs, so coverage never
+    read them so.)"""
+    if not isinstance(written_kind, str) or "informant" not in written_kind.split("_"):
+        return "patient"
+    return "patient" if written_kind != "informant_lay" and _SPEAKER_LABEL.match(utterance) else "informant"
 
 
 def read_with_persons(
