@@ -44,7 +44,7 @@ from .reading import (
     load_memory_cues,
     read_statements,
 )
-from .timeline import says_when
+from .timeline import says_when, without_time_anchor
 from .understanding import is_reflection, load_taxonomy, record_topics
 
 
@@ -1584,6 +1584,7 @@ class MemorySkill:
             question = replace(question, concepts=tuple(c for c in question.concepts if c not in rules.explanation_not_screen))
         # nor is a sentence that shares a word of the asking the answer ("make" in "a recipe I had made for forty years")
         self._explanation = explains and "insight" in question.topics
+        self._more: str | None = None  # the sentence that tells more of one told, asked by its words (_told_more)
         per_topic = facts_per_topic or self.policy.facts_per_topic
         self._asked_what = asks_what(question)
         self._asks_home_now = self._asks_home(question)
@@ -1955,7 +1956,7 @@ class MemorySkill:
             # ("When did you first notice this?" is "It started about twenty-four hours ago.", not "This is the
             # first time I've seen a psychiatrist." for the word "first", dev-0190)
             closest = None
-        if closest is not None and (self._off_subject(closest, question) and (any(
+        if closest is not None and closest is not self._more and (self._off_subject(closest, question) and (any(
             i.stance in (AFFIRM, TELL) and not i.silent
             and any(f.present and f.id not in self.state.disclosed for f in i.facts) for i in items
         ) or self._keyword_only(closest, question)) or self._history_for_now(closest, question) and any(
@@ -2244,8 +2245,36 @@ class MemorySkill:
                 # a sentence told already, on none of the subjects asked, is not said again ("Like I said,
                 # I've never told anyone before" to "is anyone against you?") for a word in common
                 continue
+            if fact.id in self.state.disclosed and (more := self._told_more(fact, question, query, used, about_family)):
+                self._more = fact = more
             return None if fact.id in used else fact
         return None
+
+    def _told_more(self, told: IndexedFact, question: Question, query: dict[str, float], used: set[str],
+                   about_family: bool) -> IndexedFact | None:
+        """Asked about a thing already told, by a word of that sentence ("Is the radio saying anything to you?"
+        after "the radio is sending my messages"): what more the record says of it, in a sentence not told yet that
+        holds the same words of the question and goes on about the same subject (a topic of both, the complaint
+        and its frame aside), of the same time as the told one (hw-034 answered "As I said, I agreed to come in
+        because I need to sleep" where the DJ's coded messages were the answer; a past note on it, "in previous
+        episodes ... the radio beliefs", is no answer about now). The words are those of what is asked, not of its
+        time anchor ("Before the first one on the motorway, had you ever had anything like it?" asks of no motorway,
+        hw-004); "manages her own tablets" is not told more of by "their own house" (hw-028). ``None`` when the
+        record says nothing more. (On the subject asked by construction: the question's words found the told
+        sentence, whatever topic the turn before lent the question.)"""
+        shared = self._anchors_asked & told.content  # the question's own words (not its generic ones) in the told one
+        unanchored = without_time_anchor(question.text)
+        if unanchored is not None:
+            shared &= _anchor_stems(unanchored, tuple(question.topics))
+        subject = set(told.topics) - _NOT_COMPLAINT
+        if not shared or not subject:
+            return None
+        more = [f for f in self.index.facts
+                if f.id not in self.state.disclosed and f.id not in used and f.tellable and f.present
+                and not f.id.startswith(SILENT) and (f.section == FAMILY_SECTION) == about_family
+                and f.fact.time == told.fact.time and shared <= f.content and subject & set(f.topics)
+                and cosine(query, f.vector) >= self.policy.anchor_threshold]
+        return max(more, key=lambda f: (cosine(query, f.vector), -f.position), default=None)
 
     def _symptom_words_out(self, text: str, concepts: Sequence[str], domains: frozenset[str]) -> str:
         """``text`` without the words that name a concept of ``concepts`` of one of ``domains`` (the lexicon's
