@@ -1309,6 +1309,13 @@ _TIMING_TOPICS = frozenset({"onset", "course"})
 _HOW_LONG = re.compile(r"\b(how long|since when|when did|when was|when were|how many (?:days|weeks|months|years)|first notice|first start)\b", re.IGNORECASE)
 
 
+#: "How long does an attack last?", "How long did each spell last?": the length of each time, not since when it has gone on
+#: (a "last" that is no adjective: not "the last time", "your last drink")
+_EACH_LASTS = re.compile(r"\bhow long (?:does|do|did|will|would|can|could)\b[^?.]*?(?<!\bthe )(?<!\byour )(?<!\bthat )(?<!\bthis )(?<!\byou )"
+                         r"\blast(?:s|ed)?\b(?!\s+(?:time|week|month|year|night|day|drink|dose|one|episode|few)\b)",
+                         re.IGNORECASE)
+
+
 _HOW_MUCH = re.compile(r"\b(how (?:much|many|often)|how many times|(?:a|per) (?:day|week|night)\?)", re.IGNORECASE)
 
 
@@ -1383,6 +1390,12 @@ def asks_how_long(question: Question) -> bool:
     """Whether a question asks when something began or how long it has gone on ("How long has that been
     going on?", "When did you first notice this?"), not only what course it took ("What helped last time?")."""
     return bool(set(question.topics) & _TIMING_TOPICS) and _HOW_LONG.search(question.text) is not None
+
+
+def asks_each_length(question: Question) -> bool:
+    """Whether a question asks how long each time lasts ("How long does an attack last?"): the sentences that say
+    so answer, never how long the illness has gone on ("For five months now.", hw-004)."""
+    return _EACH_LASTS.search(question.text) is not None
 
 
 # words by which a question with no topic of its own points back at the one before
