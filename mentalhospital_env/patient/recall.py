@@ -1309,6 +1309,8 @@ _TIMING_TOPICS = frozenset({"onset", "course"})
 _HOW_LONG = re.compile(r"\b(how long|since when|when did|when was|when were|how many (?:days|weeks|months|years)|first notice|first start)\b", re.IGNORECASE)
 
 
+#: a sentence dated by the one before it ("Since then she has dropped foods ...", "After that ...")
+_SINCE_THEN = re.compile(r"\s*(?:since then|after that|from then on|ever since)\b", re.IGNORECASE)
 #: "How long does an attack last?", "How long did each spell last?": the length of each time, not since when it has gone on
 #: (a "last" that is no adjective: not "the last time", "your last drink")
 _EACH_LASTS = re.compile(r"\bhow long (?:does|do|did|will|would|can|could)\b[^?.]*?(?<!\bthe )(?<!\byour )(?<!\bthat )(?<!\bthis )(?<!\byou )"
@@ -2036,6 +2038,8 @@ class MemorySkill:
         if items and all(i.silent for i in items):
             items = [AnswerItem(i.stance, i.subject, i.facts, i.sensitive, i.about_other) for i in items]
         items = _capped(items, per_topic + 1)
+        if timing or asks_when(question):
+            items = self._with_antecedents(items, used)
         small_talk = "greeting" if question.greeting else "closing" if question.closing else None
         plan = AnswerPlan(
             question,
@@ -2050,6 +2054,29 @@ class MemorySkill:
         from .decide import gate  # the old one-call API: recall, then decide's rapport gate
 
         return gate(plan, may_disclose, self.state.disclosed, self.index)
+
+    def _with_antecedents(self, items: list[AnswerItem], used: set[str]) -> list[AnswerItem]:
+        """A time asked, a sentence that dates itself by the one before it in the record ("since then she has dropped
+        foods one by one", :data:`_SINCE_THEN`) is told with that one before it, when it is not told yet: "At four I
+        choked on a grape at a party. ... Since then I've dropped foods one by one." (hw-035 answered "When did her
+        eating become so limited?" with the illness's "About eighteen months ago" and "since then" pointing at
+        nothing.)"""
+        out = []
+        for item in items:
+            if item.stance not in (AFFIRM, TELL) or item.silent or not item.facts:
+                out.append(item)
+                continue
+            facts: list[IndexedFact] = []
+            for f in item.facts:
+                before = self.index.facts[f.position - 1] if f.position > 0 else None
+                if (before is not None and _SINCE_THEN.match(f.fact.text) and before.section == f.section
+                        and before.tellable and before.present and before.id not in used
+                        and before.id not in self.state.disclosed and before not in facts):
+                    facts.append(before)
+                    used.add(before.id)
+                facts.append(f)
+            out.append(replace(item, facts=tuple(facts)) if len(facts) != len(item.facts) else item)
+        return out
 
     def _without_repeats(self, items: list[AnswerItem]) -> tuple[list[AnswerItem], bool]:
         """The plan without what this encounter has told already and the question did not ask: a new
