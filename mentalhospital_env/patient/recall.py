@@ -44,7 +44,7 @@ from .reading import (
     load_memory_cues,
     read_statements,
 )
-from .timeline import says_when
+from .timeline import says_when, without_time_anchor
 from .understanding import is_reflection, load_taxonomy, record_topics
 
 
@@ -1309,6 +1309,15 @@ _TIMING_TOPICS = frozenset({"onset", "course"})
 _HOW_LONG = re.compile(r"\b(how long|since when|when did|when was|when were|how many (?:days|weeks|months|years)|first notice|first start)\b", re.IGNORECASE)
 
 
+#: a sentence dated by the one before it ("Since then she has dropped foods ...", "After that ...")
+_SINCE_THEN = re.compile(r"\s*(?:since then|after that|from then on|ever since)\b", re.IGNORECASE)
+#: "How long does an attack last?", "How long did each spell last?": the length of each time, not since when it has gone on
+#: (a "last" that is no adjective: not "the last time", "your last drink")
+_EACH_LASTS = re.compile(r"\bhow long (?:does|do|did|will|would|can|could)\b[^?.]*?(?<!\bthe )(?<!\byour )(?<!\bthat )(?<!\bthis )(?<!\byou )"
+                         r"\blast(?:s|ed)?\b(?!\s+(?:time|week|month|year|night|day|drink|dose|one|episode|few)\b)",
+                         re.IGNORECASE)
+
+
 _HOW_MUCH = re.compile(r"\b(how (?:much|many|often)|how many times|(?:a|per) (?:day|week|night)\?)", re.IGNORECASE)
 
 
@@ -1383,6 +1392,12 @@ def asks_how_long(question: Question) -> bool:
     """Whether a question asks when something began or how long it has gone on ("How long has that been
     going on?", "When did you first notice this?"), not only what course it took ("What helped last time?")."""
     return bool(set(question.topics) & _TIMING_TOPICS) and _HOW_LONG.search(question.text) is not None
+
+
+def asks_each_length(question: Question) -> bool:
+    """Whether a question asks how long each time lasts ("How long does an attack last?"): the sentences that say
+    so answer, never how long the illness has gone on ("For five months now.", hw-004)."""
+    return _EACH_LASTS.search(question.text) is not None
 
 
 # words by which a question with no topic of its own points back at the one before
@@ -1584,6 +1599,7 @@ class MemorySkill:
             question = replace(question, concepts=tuple(c for c in question.concepts if c not in rules.explanation_not_screen))
         # nor is a sentence that shares a word of the asking the answer ("make" in "a recipe I had made for forty years")
         self._explanation = explains and "insight" in question.topics
+        self._more: str | None = None  # the sentence that tells more of one told, asked by its words (_told_more)
         per_topic = facts_per_topic or self.policy.facts_per_topic
         self._asked_what = asks_what(question)
         self._asks_home_now = self._asks_home(question)
@@ -1955,7 +1971,7 @@ class MemorySkill:
             # ("When did you first notice this?" is "It started about twenty-four hours ago.", not "This is the
             # first time I've seen a psychiatrist." for the word "first", dev-0190)
             closest = None
-        if closest is not None and (self._off_subject(closest, question) and (any(
+        if closest is not None and closest is not self._more and (self._off_subject(closest, question) and (any(
             i.stance in (AFFIRM, TELL) and not i.silent
             and any(f.present and f.id not in self.state.disclosed for f in i.facts) for i in items
         ) or self._keyword_only(closest, question)) or self._history_for_now(closest, question) and any(
@@ -2022,6 +2038,8 @@ class MemorySkill:
         if items and all(i.silent for i in items):
             items = [AnswerItem(i.stance, i.subject, i.facts, i.sensitive, i.about_other) for i in items]
         items = _capped(items, per_topic + 1)
+        if timing or asks_when(question):
+            items = self._with_antecedents(items, used)
         small_talk = "greeting" if question.greeting else "closing" if question.closing else None
         plan = AnswerPlan(
             question,
@@ -2036,6 +2054,29 @@ class MemorySkill:
         from .decide import gate  # the old one-call API: recall, then decide's rapport gate
 
         return gate(plan, may_disclose, self.state.disclosed, self.index)
+
+    def _with_antecedents(self, items: list[AnswerItem], used: set[str]) -> list[AnswerItem]:
+        """A time asked, a sentence that dates itself by the one before it in the record ("since then she has dropped
+        foods one by one", :data:`_SINCE_THEN`) is told with that one before it, when it is not told yet: "At four I
+        choked on a grape at a party. ... Since then I've dropped foods one by one." (hw-035 answered "When did her
+        eating become so limited?" with the illness's "About eighteen months ago" and "since then" pointing at
+        nothing.)"""
+        out = []
+        for item in items:
+            if item.stance not in (AFFIRM, TELL) or item.silent or not item.facts:
+                out.append(item)
+                continue
+            facts: list[IndexedFact] = []
+            for f in item.facts:
+                before = self.index.facts[f.position - 1] if f.position > 0 else None
+                if (before is not None and _SINCE_THEN.match(f.fact.text) and before.section == f.section
+                        and before.tellable and before.present and before.id not in used
+                        and before.id not in self.state.disclosed and before not in facts):
+                    facts.append(before)
+                    used.add(before.id)
+                facts.append(f)
+            out.append(replace(item, facts=tuple(facts)) if len(facts) != len(item.facts) else item)
+        return out
 
     def _without_repeats(self, items: list[AnswerItem]) -> tuple[list[AnswerItem], bool]:
         """The plan without what this encounter has told already and the question did not ask: a new
@@ -2244,8 +2285,36 @@ class MemorySkill:
                 # a sentence told already, on none of the subjects asked, is not said again ("Like I said,
                 # I've never told anyone before" to "is anyone against you?") for a word in common
                 continue
+            if fact.id in self.state.disclosed and (more := self._told_more(fact, question, query, used, about_family)):
+                self._more = fact = more
             return None if fact.id in used else fact
         return None
+
+    def _told_more(self, told: IndexedFact, question: Question, query: dict[str, float], used: set[str],
+                   about_family: bool) -> IndexedFact | None:
+        """Asked about a thing already told, by a word of that sentence ("Is the radio saying anything to you?"
+        after "the radio is sending my messages"): what more the record says of it, in a sentence not told yet that
+        holds the same words of the question and goes on about the same subject (a topic of both, the complaint
+        and its frame aside), of the same time as the told one (hw-034 answered "As I said, I agreed to come in
+        because I need to sleep" where the DJ's coded messages were the answer; a past note on it, "in previous
+        episodes ... the radio beliefs", is no answer about now). The words are those of what is asked, not of its
+        time anchor ("Before the first one on the motorway, had you ever had anything like it?" asks of no motorway,
+        hw-004); "manages her own tablets" is not told more of by "their own house" (hw-028). ``None`` when the
+        record says nothing more. (On the subject asked by construction: the question's words found the told
+        sentence, whatever topic the turn before lent the question.)"""
+        shared = self._anchors_asked & told.content  # the question's own words (not its generic ones) in the told one
+        unanchored = without_time_anchor(question.text)
+        if unanchored is not None:
+            shared &= _anchor_stems(unanchored, tuple(question.topics))
+        subject = set(told.topics) - _NOT_COMPLAINT
+        if not shared or not subject:
+            return None
+        more = [f for f in self.index.facts
+                if f.id not in self.state.disclosed and f.id not in used and f.tellable and f.present
+                and not f.id.startswith(SILENT) and (f.section == FAMILY_SECTION) == about_family
+                and f.fact.time == told.fact.time and shared <= f.content and subject & set(f.topics)
+                and cosine(query, f.vector) >= self.policy.anchor_threshold]
+        return max(more, key=lambda f: (cosine(query, f.vector), -f.position), default=None)
 
     def _symptom_words_out(self, text: str, concepts: Sequence[str], domains: frozenset[str]) -> str:
         """``text`` without the words that name a concept of ``concepts`` of one of ``domains`` (the lexicon's

@@ -44,6 +44,7 @@ from .recall import (
     AnswerPlan,
     FactIndex,
     IndexedFact,
+    asks_each_length,
     asks_how_long,
     duration_in,
     finding_topics,
@@ -621,6 +622,7 @@ class Speaker:
         self._asked = plan.question.concepts
         self._topics = plan.question.topics
         self._timing = asks_how_long(plan.question)
+        self._each = asks_each_length(plan.question)
         self._wh = wh_word(plan.question)
         self._said_how_long = False
         self._said_no = False
@@ -1027,7 +1029,13 @@ class Speaker:
             if not text:
                 continue
             text = self._to_the_point(text, item, fact)
-            if self._timing:
+            if self._each:
+                # "How long does an attack last?" asks each one's length: a sentence that says one ("They peak within
+                # ten minutes", "spells of four to six days") is said, again if told; no "For five months now." of the
+                # illness is put to it, nor its onset or complaint said again ("It started six weeks ago.", hw-003/004)
+                if fact.id in self._told and (not _A_LENGTH.search(text) or fact.section == "chief_complaint"):
+                    continue
+            elif self._timing:
                 # "How long has that been going on?": how long (once), and no more than that when it was told
                 how_long = self.index.durations.get(fact.id)
                 spoken = duration_in(text)
@@ -1564,6 +1572,14 @@ def _denied_here(fact: IndexedFact, asked: frozenset[str], told: bool) -> list[s
     if asked:
         return [c for c in ruled if c in asked]
     return [] if told else ruled
+
+
+#: a length of one episode ("about twenty minutes", "four to six days"), never a time ago nor a rate ("ten hours a night")
+_A_LENGTH = re.compile(
+    r"\b(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|forty|ninety|"
+    r"a few|a couple of|several)(?:\s*(?:to|or|-)\s*\w+)?\s+(?:seconds?|minutes?|hours?|days?|weeks?)\b"
+    r"(?!\s+(?:ago|a|an|per|each|every)\b)",
+    re.IGNORECASE)
 
 
 def _how_long(duration: str) -> str:

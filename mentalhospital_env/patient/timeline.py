@@ -45,6 +45,10 @@ def _patterns() -> dict[str, re.Pattern[str]]:
     # the year stays with its month: uw-010's illness began "in June 2024", two years before the visit, and
     # "It started in June." would be heard as this year
     point = rf"(?:(?:{_alt(d['point_modifiers'])})[\s-]+)?(?:{_alt(d['points'])})\b(?:,?\s+(?:19|20)\d\d\b)?"
+    # an age as a time ("At four I choked on a grape", "aged nine"): the number ends the phrase, or a pronoun or "years"
+    # follows it ("at two parties", "at four o'clock" are no age)
+    age = (rf"(?:{_alt(d['age_before'])})\s+{num}(?=\s*(?:[,.;:!?)]|$)|\s+(?:i|he|she|they|we|years?)\b)")
+    life = rf"(?:{'|'.join(d['life_times'])})\b"
     return {
         "ago": re.compile(rf"\b({span})\s+ago\b", re.I),
         "span": re.compile(rf"\b(?:{_alt(d['span_before'])})\s+({span})\b", re.I),
@@ -57,7 +61,7 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         # never "with" ("has lived with the pain for two years" is the illness)
         "circumstance": re.compile(rf"\b(?:{_alt(d['circumstance_before'])})(?:\s+(?!for\b|with\b)[\w'-]+){{0,3}}\s+(?:(?:for|over|the last|the past)\s+)?$", re.I),
         "skip": re.compile(rf"(?:{_alt(d['skip_sentences'])})", re.I),
-        "any": re.compile(rf"\b(?:{span}|{point})|\b(?:since|until|ago|years? old|when i was)\b", re.I),
+        "any": re.compile(rf"\b(?:{span}|{point}|{age}|{life})|\b(?:since|until|ago|years? old|when i was)\b", re.I),
     }
 
 
