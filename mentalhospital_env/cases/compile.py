@@ -3404,6 +3404,7 @@ def _clean(text: str, data: dict[str, Any]) -> str:
     """A clause as words a patient could say: quotation marks dropped (the patient's own words stay),
     the clinic's abbreviations spelt out (``compile.json`` ``lay_patterns``)."""
     text = re.sub(data["aside_pattern"], "", text)
+    text = re.sub(data["chart_aside_pattern"], "", text, flags=re.IGNORECASE)  # "visits for seizures per chart": the writer's source
     text = re.sub(data["record_clause_pattern"], "", text)  # ", filled while she said she had stopped": the record's
     text = re.sub(data["asked_answer_pattern"], "", text)  # "'Are you sad?' - 'sad'": the asker's question goes
     # an aside in parentheses ("Helen (a nurse)", "boxing (stopped)") is the writer's, not said aloud;
@@ -3814,7 +3815,8 @@ def _fragment(body: str, person: _Person, data: dict[str, Any]) -> str:
 def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives: dict[str, str],
             data: dict[str, Any], impersonal: bool = False, cut: list[str] | None = None, couple: bool = False) -> str | None:
     """:func:`_voiced_text` with the sentence's own first-person quotations known (_own_quotes): the record's pronoun
-    for the patient inside them is someone else's, left as it is and no sign of a rendering left in the third person."""
+    for the patient inside them is never swapped into "I" (the rendering's gates then leave out a sentence with it left,
+    as for any third-person pronoun)."""
     token = _OWN_QUOTES.set(_own_quotes(text, _Person.of(sex)))
     try:
         return _voiced_text(section, text, sex, names, relatives, data, impersonal, cut, couple)
@@ -3943,7 +3945,8 @@ def _own_quotes(quoted: str, person: _Person) -> tuple[str, ...]:
     """The quotations of ``quoted`` that speak in the first person and name someone by the patient's own third-person
     pronouns: in "'I know he's dead.'" and "'It was me who called him to go.'" (uw-034) he is "I" and "he", "him" are
     his brother (said "I know I'm dead.", "it was me who called me to go"). Their words, without quotation marks, are
-    left by the first-person swap (_swap_tokens)."""
+    left by the first-person swap (_swap_tokens); who speaks a quotation is not known here, so the gates still leave
+    out what keeps the pronoun (_others_pronouns)."""
     if person.subject not in ("he", "she"):
         return ()
     forms = {person.subject, person.object, person.possessive, person.reflexive}
@@ -4511,9 +4514,8 @@ def _whole_sentence(sent, words, section: str, person: _Person, rules: dict[str,
             leave_out([t])
     if section != "family_history":
         own = {person.subject, person.object, person.reflexive}
-        quoted = _own_quote_tokens(sent.doc)  # another's "he" in his own quoted words ("'I know he's dead.'")
         for t in sent:
-            if t.lower_ not in own or t.tag_ != "PRP" or not out[t.i] or _object_of_i(t) or t.i in quoted:
+            if t.lower_ not in own or t.tag_ != "PRP" or not out[t.i] or _object_of_i(t):
                 continue
             clause = next((a for a in [t, *t.ancestors] if a.dep_ in ("advcl", "relcl") and a.i != root.i), None)
             if clause is not None:
@@ -5398,9 +5400,7 @@ def _speakable(says: str, section: str, person: _Person, data: dict[str, Any], i
         if not impersonal or set(words) & someone or _clinician_voice(says):
             return False
         return impersonal is True or _about_things(says, data)
-    # a third-person subject left for the patient when no relative is named (his own quoted words aside: _own_quotes)
-    for inner in _OWN_QUOTES.get():
-        low = low.replace(inner.lower(), " ")
+    # a third-person subject left for the patient when no relative is named
     if re.search(rf"\b(?:{person.subject}|{person.possessive}|{person.object})\b", low) and not (set(words) & (person.others | set(data["people_nouns"]))) and not _others_pronouns(says, person):
         # one exception: the pronoun of a named person who took a means away ("when Kristen moved them and the
         # ammunition to her house", uw-033): hers, said as it stands
@@ -5409,14 +5409,15 @@ def _speakable(says: str, section: str, person: _Person, data: dict[str, Any], i
 
 
 def _others_pronouns(says: str, person: _Person) -> bool:
-    """Whether every pronoun the patient's record shares in ``says`` is, by the parse, someone else's: inside his own
-    first-person quotation (_OWN_QUOTES), or the subject of a verb of no tense under "I" ("I sometimes see him
-    standing at the gate", :func:`_subject_under_i`). An object of "I" is left to the gate as before: "Told him of the
-    Defensoria Pública ..." is the worker's act, rendered "I told him ..."."""
+    """Whether every pronoun the patient's record shares in ``says`` is, by the parse, someone else's: the subject of a
+    verb of no tense under "I" ("I sometimes see him standing at the gate", :func:`_subject_under_i`). An object of "I"
+    is left to the gate as before ("Told him of the Defensoria Pública ..." is the worker's act, rendered "I told him
+    ..."), and so is a pronoun kept inside a first-person quotation (_own_quotes): the quotation may be another's about
+    the patient (uw-022's husband, "'I came down at 3 in the morning and she was standing over the cot ...'", under
+    "He says:" two sentences before), so a rendering with it left is not said rather than said wrong."""
     doc = _nlp()(says)
-    quoted = _own_quote_tokens(doc)
     shared = [t for t in doc if t.lower_ in (person.subject, person.possessive, person.object)]
-    return bool(shared) and all(t.i in quoted or _subject_under_i(t) for t in shared)
+    return bool(shared) and all(_subject_under_i(t) for t in shared)
 
 
 def _only_takers_pronouns(says: str, person: _Person) -> bool:
