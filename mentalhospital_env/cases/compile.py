@@ -1039,11 +1039,8 @@ def _swap_tokens(doc, person: _Person, section: str) -> str:
     family = section == "family_history"
     mine: set[int] = set()  # tokens now "I"
     relative_seen = False
-    kept = _own_quote_tokens(doc)  # inside his own first-person quotation: another's "he" there stays
     for t in doc:
         low = t.lower_
-        if t.i in kept:
-            continue
         if low in person.others and not _enclosed(t):
             relative_seen = True
         own_word = t.i + 1 < len(doc) and (doc[t.i + 1].lower_ in _data()["possessive_before"] or _owned_noun_after(t))
@@ -1074,7 +1071,7 @@ def _swap_tokens(doc, person: _Person, section: str) -> str:
                 out[t.i - 1] = ""
             out[t.i] = "I" + t.whitespace_
             mine.add(t.i)
-    if not family and not relative_seen and doc[0].lower_ == person.subject and 0 not in mine and 0 not in kept:
+    if not family and not relative_seen and doc[0].lower_ == person.subject and 0 not in mine:
         out[0] = "I" + doc[0].whitespace_
         if len(doc) > 1 and doc[1].lower_ in _BE_FOR_I:
             out[1] = _BE_FOR_I[doc[1].lower_] + doc[1].whitespace_
@@ -3814,14 +3811,11 @@ def _fragment(body: str, person: _Person, data: dict[str, Any]) -> str:
 
 def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives: dict[str, str],
             data: dict[str, Any], impersonal: bool = False, cut: list[str] | None = None, couple: bool = False) -> str | None:
-    """:func:`_voiced_text` with the sentence's own first-person quotations known (_own_quotes): the record's pronoun
-    for the patient inside them is never swapped into "I" (the rendering's gates then leave out a sentence with it left,
-    as for any third-person pronoun)."""
-    token = _OWN_QUOTES.set(_own_quotes(text, _Person.of(sex)))
-    try:
-        return _voiced_text(section, text, sex, names, relatives, data, impersonal, cut, couple)
-    finally:
-        _OWN_QUOTES.reset(token)
+    """:func:`_voiced_text`, save a sentence holding a first-person quotation that names someone by the patient's own
+    third-person pronoun (_own_quotes): not said."""
+    if _own_quotes(text, _Person.of(sex)):
+        return None
+    return _voiced_text(section, text, sex, names, relatives, data, impersonal, cut, couple)
 
 
 def _voiced_text(section: str, text: str, sex: str, names: tuple[str, ...], relatives: dict[str, str],
@@ -3938,15 +3932,13 @@ def _voiced_text(section: str, text: str, sex: str, names: tuple[str, ...], rela
 
 
 _FINITE = ("VBD", "VBZ", "VBP", "MD")
-_OWN_QUOTES: ContextVar[tuple[str, ...]] = ContextVar("_OWN_QUOTES", default=())
-
-
 def _own_quotes(quoted: str, person: _Person) -> tuple[str, ...]:
     """The quotations of ``quoted`` that speak in the first person and name someone by the patient's own third-person
-    pronouns: in "'I know he's dead.'" and "'It was me who called him to go.'" (uw-034) he is "I" and "he", "him" are
-    his brother (said "I know I'm dead.", "it was me who called me to go"). Their words, without quotation marks, are
-    left by the first-person swap (_swap_tokens); who speaks a quotation is not known here, so the gates still leave
-    out what keeps the pronoun (_others_pronouns)."""
+    pronoun. Whose words they are is not known to the rendering: his own ("'I know he's dead.'", "'It was me who called
+    him to go.'", uw-034, his brother), where the swap into his first person said "I know I'm dead.", "it was me who
+    called me to go"; or another's about him (uw-022's husband, "'I came down at 3 in the morning and she was standing
+    over the cot ...'", under "He says:" two sentences before), where keeping the pronoun told the husband's night as
+    hers. Either reading is wrong in one of them, so such a sentence is not said (:func:`_voiced`)."""
     if person.subject not in ("he", "she"):
         return ()
     forms = {person.subject, person.object, person.possessive, person.reflexive}
@@ -3957,17 +3949,6 @@ def _own_quotes(quoted: str, person: _Person) -> tuple[str, ...]:
         if re.search(r"\b(?:I|me|my|myself)\b|\bI['\u2019]", inner) and re.search(pattern, inner, re.IGNORECASE):
             out.append(inner)
     return tuple(out)
-
-
-def _own_quote_tokens(doc) -> set[int]:
-    """The tokens of ``doc`` that stand inside one of the sentence's own first-person quotations (_OWN_QUOTES)."""
-    kept: set[int] = set()
-    low = doc.text.lower()
-    for inner in _OWN_QUOTES.get():
-        at = low.find(inner.lower())
-        if at >= 0:
-            kept |= {t.i for t in doc if at <= t.idx < at + len(inner)}
-    return kept
 
 
 def _quoted_as_said(text: str, says: str | None, data: dict[str, Any]) -> str | None:
@@ -5412,9 +5393,7 @@ def _others_pronouns(says: str, person: _Person) -> bool:
     """Whether every pronoun the patient's record shares in ``says`` is, by the parse, someone else's: the subject of a
     verb of no tense under "I" ("I sometimes see him standing at the gate", :func:`_subject_under_i`). An object of "I"
     is left to the gate as before ("Told him of the Defensoria Pública ..." is the worker's act, rendered "I told him
-    ..."), and so is a pronoun kept inside a first-person quotation (_own_quotes): the quotation may be another's about
-    the patient (uw-022's husband, "'I came down at 3 in the morning and she was standing over the cot ...'", under
-    "He says:" two sentences before), so a rendering with it left is not said rather than said wrong."""
+    ...")."""
     doc = _nlp()(says)
     shared = [t for t in doc if t.lower_ in (person.subject, person.possessive, person.object)]
     return bool(shared) and all(_subject_under_i(t) for t in shared)
