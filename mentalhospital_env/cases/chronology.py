@@ -298,7 +298,8 @@ def _status(clause: str, data: dict[str, Any], section: str, topics: set[str]) -
         return "still"
     if any(re.search(p, clause, re.IGNORECASE) for p in data["resolved_cues"]):
         return "resolved"
-    if m := re.match(data["absent_cue"], clause, re.IGNORECASE):
+    if (m := re.match(data["absent_cue"], clause, re.IGNORECASE)) and not re.match(
+            data["absent_cue_not_this"], m.group("what"), re.IGNORECASE):  # "No other voices": not this one
         what = " ".join(re.findall(r"[\w'-]+", m.group("what"))[:data["absent_cue_words"]])
         if set(record_topics(section, what)) & topics:
             return "resolved"
@@ -383,11 +384,18 @@ def _locate_sentences(facts: list[Fact], sentences: list[_Sentence]) -> dict[int
         if not own:
             out[k] = None
             continue
-        probe = _norm(re.sub(r"^[^:]{1,40}:\s+", "", f.text))[:40]
+        whole = _norm(re.sub(r"^[^:]{1,40}:\s+", "", f.text))
+        # a clause the compiler gave its sentence's subject ("he denied thoughts of harming himself today" from "...: he
+        # said he 'was asking for a friend', denied thoughts ...", uw-034) is found by its own words after it
+        bare = re.sub(r"^(?:he|she|they)\s+", "", whole)
         start = cursor.get(f.section, 0)
-        hit = next((i for i in range(start, len(own)) if probe and probe in normed[id(own[i])]), None)
-        if hit is None:
-            hit = next((i for i in range(len(own)) if probe and probe in normed[id(own[i])]), None)
+        hit = None
+        for probe in dict.fromkeys((whole[:40], bare[:40])):
+            hit = next((i for i in range(start, len(own)) if probe and probe in normed[id(own[i])]), None)
+            if hit is None:
+                hit = next((i for i in range(len(own)) if probe and probe in normed[id(own[i])]), None)
+            if hit is not None:
+                break
         if hit is None:
             out[k] = None
             continue
@@ -712,6 +720,12 @@ def _record_pass(facts: list[Fact], ehr: EHR, texts: dict[str, str], sentences: 
             out[k] = _said_past(f, s.date, encounter, None, data) if mine else replace(f, time="past")
             continue
         if s.date >= encounter:
+            continue
+        if (f.polarity == "absent" or re.search(data["entry_day_denial"], f.text, re.IGNORECASE)) and re.search(
+                data["entry_day_pattern"], f.text, re.IGNORECASE):
+            # a denial its dated entry says held that day ("denied thoughts of harming himself today" on 18/11, uw-034):
+            # that day's answer, never his answer now (_about_entry_day_denial)
+            out[k] = replace(f, time="past", told=False, patient_says=None)
             continue
         if stopped and re.search(stopped, f.patient_says or "", re.IGNORECASE) and not re.search(
                 data["stopped_dose_told_past"], f.patient_says or "", re.IGNORECASE):

@@ -403,6 +403,8 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
     text = _lay_words(text, data["lay_words"])
     if not re.search(r"[A-Za-z0-9]", text):
         return None  # punctuation only: nothing to say
+    # "Said today he sleeps 'with the light on'": the entry's day goes with its reporting verb (_about_reported_today)
+    text = re.sub(data["reported_today_pattern"], lambda m: m.group("verb") + " ", text, count=1, flags=re.IGNORECASE)
     nouns = "|".join(re.escape(n) for n in data["patient_nouns"])
     # "Pt states ...": the clinic's word for the patient read as the patient's pronoun (the parser
     # takes "Pt states" for a noun phrase)
@@ -414,6 +416,10 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
     if lead_verb and not re.match(_literal_after(data, lead_verb.group(1).lower()), text[lead_verb.end():], re.IGNORECASE):
         # "Complains of poor sleep", "Reports that she hears voices": the clinician's reporting verb with
         # the patient left out, read as "She complains ..." so that the verb is dropped, never "I complain"
+        text = f"{person.subject.capitalize()} {text[0].lower()}{text[1:]}"
+    elif re.match(rf"^(?:said|(?:{framing})(?:ed|d|ted))\s+(?=(?:that\s+)?{person.subject}\b)", text, re.IGNORECASE):
+        # "Said he sleeps 'with the light on'": the same frame in the past, before the patient's own clause (never "I
+        # said I sleep ...")
         text = f"{person.subject.capitalize()} {text[0].lower()}{text[1:]}"
     low = text.lower()
     referred = re.match(data["referred_pattern"], low)
@@ -1167,6 +1173,13 @@ def _another_persons(pronoun, person: _Person) -> bool:
     if _taken_to_theirs(pronoun, verb, subject, person):
         return True  # "when Kristen moved them and the ammunition to her house": her house, not the patient's
     if subject is None or subject.i == pronoun.i:
+        if (pronoun.lower_ == person.object and pronoun.lower_ != person.subject and pronoun.dep_ in ("nsubj", "nsubjpass")
+                and verb.dep_ in ("ccomp", "xcomp", "acl", "advcl", "oprd")):
+            # "he sometimes sees him standing at the gate" (uw-034): the object-case subject of a clause under a verb
+            # whose subject is the patient would be "himself", so it is someone else (never "I see me standing")
+            above = _clause_of(verb)[1]
+            if above is not None and above.lower_ == person.subject and above.i < pronoun.i:
+                return True
         if pronoun.dep_ in ("nsubj", "nsubjpass") and verb.dep_ == "ccomp":
             # only what a named person told someone ("Callum told her he hates him"); what they knew or
             # thought of the patient stays the patient's ("Helen knew she was moody")
@@ -1725,6 +1738,7 @@ def _whose_pass(facts: list[Fact], names: tuple[str, ...], whole: str, data: dic
     family history keeps its own rendering ("My brother died ..."), made for it."""
     people = _named_people(whole, names, data)
     sexes = _named_sexes(whole, names, data)
+    staff = _staff_names(whole, names)
     out: list[Fact] = []
     section, speaker, open_for, previous = "", None, 0, ""
     for f in facts:
@@ -1745,11 +1759,43 @@ def _whose_pass(facts: list[Fact], names: tuple[str, ...], whole: str, data: dic
         if open_for > 0:
             open_for -= 1
         if f.told and f.patient_says and not f.relative and f.section != "family_history" and (
-                others_words or _whose(f, names, people, data, sexes, sex) or _after_another(f, out, people)):
+                others_words or _signature(f.text, staff) or _whose(f, names, people, data, sexes, sex)
+                or _after_another(f, out, people)):
             f = replace(f, told=False, patient_says=None)
         out.append(f)
         previous = f.text
     return out
+
+
+def _staff_names(whole: str, names: tuple[str, ...]) -> frozenset[str]:
+    """The full names the record gives a job title (attribution.json ``staff_titles``: "Renata Gouveia, psychologist",
+    "Fábio Nascimento (OT)") or a clinician's title before ("Dr Marcos Tavares Lins"), never the patient's own."""
+    rules = _attribution()
+    titles = "|".join(map(re.escape, sorted(rules["staff_titles"], key=len, reverse=True)))
+    name = r"[A-Z][\w'\u00c0-\u017f-]+(?:[ \t]+[A-Z][\w'\u00c0-\u017f-]+)+"
+    found = {m.group(1) for m in re.finditer(rf"({name})\s*(?:,\s*|\(\s*)(?i:{titles})\b", whole)}
+    before = "|".join(map(re.escape, rules["staff_title_words"]))
+    found |= {m.group(1) for m in re.finditer(rf"\b(?:{before})\.?[ \t]+({name})", whole)}
+    own = {n.lower() for n in names}
+    return frozenset(n for n in found if not any(w.lower() in own for w in n.split()))
+
+
+def _signature(text: str, staff: frozenset[str]) -> bool:
+    """Whether a record sentence is a staff member's signature or contact line (attribution.json ``_signature``): after
+    any label and brackets, one of ``staff`` with or without a job title, alone or after a title's dash ("individual
+    session - Renata Gouveia, psychologist.", "Reference worker (...): Renata Gouveia, psychologist.")."""
+    if not staff:
+        return False
+    rules = _attribution()
+    body = re.sub(r"\([^()]*\)", " ", text.strip())
+    body = re.sub(r"^[^:'\u2018\u201c\"]{1,60}:\s*", "", body).strip()
+    titles = "|".join(map(re.escape, sorted(rules["staff_titles"], key=len, reverse=True)))
+    for who in staff:
+        m = re.search(rf"(?:^|\s[-\u2013\u2014]\s)(?:(?:{'|'.join(map(re.escape, rules['staff_title_words']))})\.?\s+)?"
+                      rf"{re.escape(who)}\s*(?:,\s*(?:{titles}))?\s*[.;]?\s*$", body, re.IGNORECASE)
+        if m and len(re.findall(r"[A-Za-z]+", body[:m.start()])) <= rules["signature_words_before"]:
+            return True
+    return False
 
 
 def _pronoun_is_theirs(text: str, other: str, sexes: dict[str, str] | None, sex: str | None) -> bool:
@@ -3355,6 +3401,7 @@ def _clean(text: str, data: dict[str, Any]) -> str:
     """A clause as words a patient could say: quotation marks dropped (the patient's own words stay),
     the clinic's abbreviations spelt out (``compile.json`` ``lay_patterns``)."""
     text = re.sub(data["aside_pattern"], "", text)
+    text = re.sub(data["chart_aside_pattern"], "", text, flags=re.IGNORECASE)  # "visits for seizures per chart": the writer's source
     text = re.sub(data["record_clause_pattern"], "", text)  # ", filled while she said she had stopped": the record's
     text = re.sub(data["asked_answer_pattern"], "", text)  # "'Are you sad?' - 'sad'": the asker's question goes
     # an aside in parentheses ("Helen (a nurse)", "boxing (stopped)") is the writer's, not said aloud;
@@ -3764,6 +3811,15 @@ def _fragment(body: str, person: _Person, data: dict[str, Any]) -> str:
 
 def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives: dict[str, str],
             data: dict[str, Any], impersonal: bool = False, cut: list[str] | None = None, couple: bool = False) -> str | None:
+    """:func:`_voiced_text`, save a sentence holding a first-person quotation that names someone by the patient's own
+    third-person pronoun (_own_quotes): not said."""
+    if _own_quotes(text, _Person.of(sex)):
+        return None
+    return _voiced_text(section, text, sex, names, relatives, data, impersonal, cut, couple)
+
+
+def _voiced_text(section: str, text: str, sex: str, names: tuple[str, ...], relatives: dict[str, str],
+                 data: dict[str, Any], impersonal: bool = False, cut: list[str] | None = None, couple: bool = False) -> str | None:
     """``impersonal``: a sentence that names no one ("Six weeks ago the change began, after mounting debt",
     "Nothing has really changed") may be said as it stands (a structured case's fact; the narrative compiler
     keeps to sentences the patient owns). ``cut`` gets the rendering's sentences :func:`_whole` leaves unsaid."""
@@ -3876,6 +3932,23 @@ def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives
 
 
 _FINITE = ("VBD", "VBZ", "VBP", "MD")
+def _own_quotes(quoted: str, person: _Person) -> tuple[str, ...]:
+    """The quotations of ``quoted`` that speak in the first person and name someone by the patient's own third-person
+    pronoun. Whose words they are is not known to the rendering: his own ("'I know he's dead.'", "'It was me who called
+    him to go.'", uw-034, his brother), where the swap into his first person said "I know I'm dead.", "it was me who
+    called me to go"; or another's about him (uw-022's husband, "'I came down at 3 in the morning and she was standing
+    over the cot ...'", under "He says:" two sentences before), where keeping the pronoun told the husband's night as
+    hers. Either reading is wrong in one of them, so such a sentence is not said (:func:`_voiced`)."""
+    if person.subject not in ("he", "she"):
+        return ()
+    forms = {person.subject, person.object, person.possessive, person.reflexive}
+    pattern = rf"\b(?:{'|'.join(sorted(forms, key=len, reverse=True))})\b"
+    out = []
+    for start, end in _quote_spans(quoted):
+        inner = quoted[start:end].strip(" '\u2018\u2019\u201c\u201d\".,;:!?")
+        if re.search(r"\b(?:I|me|my|myself)\b|\bI['\u2019]", inner) and re.search(pattern, inner, re.IGNORECASE):
+            out.append(inner)
+    return tuple(out)
 
 
 def _quoted_as_said(text: str, says: str | None, data: dict[str, Any]) -> str | None:
@@ -4441,11 +4514,22 @@ def _whole_sentence(sent, words, section: str, person: _Person, rules: dict[str,
 
 def _object_of_i(token) -> bool:
     """Whether a pronoun is the object in a clause whose subject is "I" ("that I nursed her through", "I was
-    angry with him"): the patient there would be "myself", so the pronoun is someone else's."""
+    angry with him"): the patient there would be "myself", so the pronoun is someone else's. So is one that
+    :func:`_subject_under_i` finds."""
+    if _subject_under_i(token):
+        return True
     if token.dep_ not in ("dobj", "pobj", "dative", "iobj"):
         return False
     verb = next((a for a in token.ancestors if a.pos_ in ("VERB", "AUX")), None)
     return verb is not None and any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ == "i" for c in verb.children)
+
+
+def _subject_under_i(token) -> bool:
+    """Whether an object-case pronoun is the subject of a verb of no tense under a verb whose subject is "I" ("I
+    sometimes see him standing at the gate", uw-034): the patient there would be "myself", so it is someone else."""
+    return (token.dep_ in ("nsubj", "nsubjpass") and token.lower_ in ("him", "her", "them")
+            and token.head.dep_ in ("ccomp", "xcomp", "oprd") and token.head.tag_ in ("VB", "VBG", "VBN")
+            and any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ == "i" for c in token.head.head.children))
 
 
 def _quote_as_theirs(text: str, data: dict[str, Any]) -> str | None:
@@ -5298,11 +5382,21 @@ def _speakable(says: str, section: str, person: _Person, data: dict[str, Any], i
             return False
         return impersonal is True or _about_things(says, data)
     # a third-person subject left for the patient when no relative is named
-    if re.search(rf"\b(?:{person.subject}|{person.possessive}|{person.object})\b", low) and not (set(words) & (person.others | set(data["people_nouns"]))):
+    if re.search(rf"\b(?:{person.subject}|{person.possessive}|{person.object})\b", low) and not (set(words) & (person.others | set(data["people_nouns"]))) and not _others_pronouns(says, person):
         # one exception: the pronoun of a named person who took a means away ("when Kristen moved them and the
         # ammunition to her house", uw-033): hers, said as it stands
         return _only_takers_pronouns(says, person)
     return True
+
+
+def _others_pronouns(says: str, person: _Person) -> bool:
+    """Whether every pronoun the patient's record shares in ``says`` is, by the parse, someone else's: the subject of a
+    verb of no tense under "I" ("I sometimes see him standing at the gate", :func:`_subject_under_i`). An object of "I"
+    is left to the gate as before ("Told him of the Defensoria Pública ..." is the worker's act, rendered "I told him
+    ...")."""
+    doc = _nlp()(says)
+    shared = [t for t in doc if t.lower_ in (person.subject, person.possessive, person.object)]
+    return bool(shared) and all(_subject_under_i(t) for t in shared)
 
 
 def _only_takers_pronouns(says: str, person: _Person) -> bool:
