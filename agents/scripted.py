@@ -2251,6 +2251,13 @@ class ScriptedClinician(Doctor):
             parts.append(mconf["sentence_kinds"].format(told=told, steps=steps, he=he, his=his, him=him))
         elif means:  # a means the patient told of: named, and access to it restricted
             parts.append(self.script["risk_follow_up"]["means"]["sentence"].format(quote=means.rstrip("."), he=he, his=his, him=him))
+        weapon = self._weapon_told()
+        if weapon:  # a weapon kept to hand (``plan.weapon_to_hand``): removed or locked away, and who else is at risk
+            wconf = conf["weapon_to_hand"]
+            sentence, named = weapon
+            told = f'"{sentence.rstrip(".")}"' if self._speech(sentence) else "a weapon"
+            steps = "; ".join(k["step"] for k in named) or wconf["step"]
+            parts.append(wconf["sentence"].format(told=told, steps=steps.format(he=he, his=his, him=him), he=he, his=his, him=him))
         setting_name = self.walk_in.setting or ""
         smokes = "tobacco_use" in self.findings.present and "tobacco_use" not in self.findings.contradicted
         if smokes or self._tells(self.findings.answers.get("tobacco_use", ""), conf["tobacco"]["said"]):
@@ -2927,7 +2934,7 @@ class ScriptedClinician(Doctor):
         said = self.script["plan"]["risk_to_others_said"]
         return any(
             self._tells(p, said) for _, reply in self.findings.replies for p in split_sentences(reply)
-        ) or self._others_risk_unanswered()
+        ) or self._others_risk_unanswered() or self._weapon_told() is not None  # a weapon kept to hand (uw-034)
 
     def _admit(self, principal: Hypothesis, profile: Profile) -> bool:
         """The emergency department's decision: admission for psychosis, mania, confusion, a suicide plan or active
@@ -3892,6 +3899,19 @@ class ScriptedClinician(Doctor):
         # about others to act on
         belief = next((p for p in split_sentences(answers.get(conf["unless_denied"], "")) if p.strip()), "")
         return answer_polarity(belief) != "no"
+
+    def _weapon_told(self) -> tuple[str, list[dict[str, Any]]] | None:
+        """The sentence of the reply to the weapon question that tells a weapon kept to hand, and the means kinds it
+        names (``plan.weapon_to_hand``: a kind's patterns or the entry's own, no negation before them); None when
+        none was told."""
+        conf = self.script["plan"]["weapon_to_hand"]
+        kinds = [k for k in self.script["risk_follow_up"]["means"]["kinds"] if k["name"] in conf["kinds"]]
+        for sentence in split_sentences(self.findings.answers.get(conf["key"], "")):
+            sentence = sentence.strip()
+            named = [k for k in kinds if self._tells(sentence, k["patterns"])]
+            if named or (sentence and self._tells(sentence, conf["patterns"])):
+                return sentence, named
+        return None
 
     def _means_kinds(self) -> list[dict[str, Any]]:
         """The kinds of means told (``risk_follow_up.means.kinds``): a kind's patterns in a reply to the risk
