@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from tests.scripted_encounters import opening_reply, questions, with_findings, write
 
-WEAPON = "keep anything to hand to protect yourself"
+WEAPON = "weapon by your bed, at home or on you"
 
 
 def test_feeling_watched_and_on_guard_is_followed_by_the_weapon_question():
@@ -36,7 +36,7 @@ def _after_weapon_reply(reply: str):
         present={"hypervigilance": "I'm always on guard."},
         answers={"follow:weapon_to_hand": reply},
     )
-    doctor.findings.replies.append(("When you feel under threat, do you keep anything to hand to protect yourself?", reply))
+    doctor.findings.replies.append(("Do you keep a knife or any other weapon by your bed, at home or on you, to protect yourself?", reply))
     return doctor
 
 
@@ -55,3 +55,18 @@ def test_no_weapon_denied_plans_nothing_about_one():
 def test_the_note_files_the_weapon_in_the_risk_assessment():
     note = write(_after_weapon_reply("I keep a kitchen knife under my pillow, for if they come."), "write_note")
     assert "A weapon kept to hand" in note, note
+
+
+def test_a_persecutor_is_followed_by_the_belief_what_was_done_then_the_weapon_question():
+    asked = questions("Outpatient clinic. A 36-year-old man is here to see you, alone.",
+                      opening_reply("Some men in the area are watching me and they want to hurt me."))
+    done = next(i for i, q in enumerate(asked) if "What have you done about it so far?" in q)
+    weapon = [i for i, q in enumerate(asked) if WEAPON in q]
+    assert weapon and weapon[0] == done + 1 and len(weapon) == 1, asked
+
+
+def test_the_weapon_question_two_rules_share_is_filed_once():
+    doctor = _after_weapon_reply("Not really.")
+    doctor.findings.present["persecutory_delusions"] = "Some men are watching me."
+    note = write(doctor, "write_note")
+    assert note.count("A weapon kept to hand") == 1, note
