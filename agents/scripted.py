@@ -1507,8 +1507,10 @@ class ScriptedClinician(Doctor):
         lead = self._recurrent_first(self._adjustment_explained_first(self._stressor_first(lead)))
         lead = self._outlasted_first(lead, said)
         lead = self._acute_first(lead, said)
-        # read last, so that a specifier first moves a depression to its own psychotic form where the ranking has it
-        return self._manic_features_first(self._psychosis_without_mood_episode(self._psychosis_explained_first(lead)))
+        # read last, so that a specifier first moves a depression to its own psychotic form where the ranking has it;
+        # then no delirium first without an acute onset heard (a psychosis it would explain put it back first)
+        lead = self._manic_features_first(self._psychosis_without_mood_episode(self._psychosis_explained_first(lead)))
+        return self._onset_first(lead, said)
 
     def _outlasted_first(self, lead: list[tuple[Hypothesis, float]], said: float | None) -> list[tuple[Hypothesis, float]]:
         """``lead`` with the first disorder whose durations fit the length heard first when the lead is a reaction that
@@ -1522,6 +1524,30 @@ class ScriptedClinician(Doctor):
             if durations.fits(h.code, said, self.walk_in.age) and (own is None or said <= own):
                 return [lead[i]] + lead[:i] + lead[i + 1 :]
         return lead
+
+    def _onset_first(self, lead: list[tuple[Hypothesis, float]], said: float | None) -> list[tuple[Hypothesis, float]]:
+        """``lead`` with a disorder of its category first when the lead is one that needs an acute onset heard
+        (``onset_to_lead``: a delirium) and none was, the illness's length unknown or longer than the lead's longest;
+        unchanged otherwise (a cause on file puts a delirium back first: _results_lead)."""
+        top = lead[0][0]
+        if not top.code.startswith(tuple(self.script["onset_to_lead"]["codes"])):
+            return lead
+        durations = load_durations()
+        most = durations.maximum_days(top.code)
+        if said is not None and (most is None or said <= most):
+            return lead
+        age = self.walk_in.age
+
+        def fitting(h: Hypothesis) -> bool:
+            return h.code != top.code and h.category == top.category and (said is None or durations.fits(h.code, said, age))
+
+        at = next((i for i, (h, _) in enumerate(lead[1:], 1) if fitting(h)), None)
+        if at is not None:
+            return [lead[at]] + lead[:at] + lead[at + 1 :]
+        evidence = self._evidence()
+        below = next((pair for pair in self._ranked_admissible()
+                      if fitting(pair[0]) and any(c in evidence for c, _ in pair[0].symptoms)), None)
+        return [below] + lead[: self.script["max_disorders"] - 1] if below else lead
 
     def _acute_first(self, lead: list[tuple[Hypothesis, float]], said: float | None) -> list[tuple[Hypothesis, float]]:
         """``lead`` with the acute stress reaction first when its daze was heard on an illness of days and a stress
@@ -2171,6 +2197,10 @@ class ScriptedClinician(Doctor):
         if set(supply["risks"]) & profile.risks:
             for rule in supply["items"]:
                 safety = [rule["instead"] if rule["said"] in item else item for item in safety]
+        # a ward's safety item said in the clinic's words, or left out (``settings.<setting>.safety_instead``, uw-033)
+        instead = self.script["settings"].get(self.walk_in.setting or "", {}).get("safety_instead", {})
+        _, his_, him_ = self._he_his_him
+        safety = [s for s in (instead[item].format(his=his_, him=him_) if item in instead else item for item in safety) if s]
         if safety:
             parts.append(f"Safety: {'; '.join(safety)}.")
         if crisis_now:
