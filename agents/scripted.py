@@ -234,13 +234,11 @@ class ScriptedClinician(Doctor):
             ],
         }
         adult = self.script["informant_questions"]["adult"]
-        if w.age_group == "adult" and w.informant and (w.informant_role or "none") in adult["collateral_roles"]:
+        if w.age_group == "adult" and w.informant_role in ("later", "account"):
             # the companion's own account of the change, last: after the patient's own account, the risk questions,
             # the screen and his history, so that it takes no question of his (a wife who joins for the second half)
             blocks["collateral"] = [(q, k) for k in adult["collateral"] if (q := self._informant_question(k))]
-            before = adult["collateral_before"].get(w.informant_role or "none")
-            order = list(s["order"])
-            order.insert(order.index(before) if before in order else len(order), "collateral")
+            order = list(s["order"]) + ["collateral"]
         else:
             order = s["order"]
         plan = [item for block in order for item in blocks[block]]
@@ -276,10 +274,8 @@ class ScriptedClinician(Doctor):
         form = conf["questions"].get(concept or "")
         informant = self._informant()
         grown = self.walk_in.age_group == "adult"
-        if grown:  # an adult's companion: an adult's words, never "Mum, ..." (informant_questions.adult); a companion
-            # the walk-in gives no role is asked the collateral questions only (collateral_roles 'none', hw-024's son)
-            collateral = concept in conf["adult"]["collateral"]
-            form = conf["adult"]["forms"].get(concept or "", form) if self.walk_in.informant_role or collateral else None
+        if grown:  # an adult's companion: an adult's words, never "Mum, ..." (informant_questions.adult)
+            form = conf["adult"]["forms"].get(concept or "", form) if self.walk_in.informant_role else None
         if not form or not informant:
             return None
         he, his, him = self._he_his_him
@@ -1173,7 +1169,7 @@ class ScriptedClinician(Doctor):
                 elif concept in self._follow_concepts():
                     self.findings.asked.add(self._follow_concepts()[concept])  # asked about means: not again in the history
                 sensitive = bool(concept and concept in self.lexicon and self.lexicon.get(concept).sensitive)
-                grown = self.walk_in.age_group == "adult" and bool(self.walk_in.informant_role or self.walk_in.informant)
+                grown = self.walk_in.age_group == "adult" and bool(self.walk_in.informant_role)
                 # a refused risk question asked again of an adult's key worker (_reask) is theirs too: its warmth must
                 # speak to no "you" ("Thank you for telling me. A question for his key worker: ..." went to Craig)
                 to_informant = (question == self._informant_question(concept) and (self.walk_in.age_group == "child" or grown)) or (
