@@ -274,8 +274,10 @@ class ScriptedClinician(Doctor):
         form = conf["questions"].get(concept or "")
         informant = self._informant()
         grown = self.walk_in.age_group == "adult"
-        if grown:  # an adult's companion: an adult's words, never "Mum, ..." (informant_questions.adult)
-            form = conf["adult"]["forms"].get(concept or "", form) if self.walk_in.informant_role else None
+        if grown:  # an adult's companion: an adult's words, never "Mum, ..." (informant_questions.adult); a disclosure
+            # follow-up item for the companion is theirs whatever role the walk-in gives them (hw-024's son)
+            theirs = concept in self._companion_items()
+            form = conf["adult"]["forms"].get(concept or "", form) if self.walk_in.informant_role or theirs else None
         if not form or not informant:
             return None
         he, his, him = self._he_his_him
@@ -288,6 +290,10 @@ class ScriptedClinician(Doctor):
             return f"{address}, {text}"
         preface = conf["preface_unaddressed"].format(his=his, informant=informant)
         return f"{preface} {text[0].upper()}{text[1:]}"
+
+    def _companion_items(self) -> set[str]:
+        """The keys of the disclosure follow-up items put to an adult's companion in the room ('companion')."""
+        return {i["key"] for r in self.script["disclosure_follow_up"]["rules"] for i in r["items"] if i.get("companion")}
 
     def _question(self, concept_id: str) -> str:
         questions = self.lexicon.get(concept_id).questions
@@ -728,6 +734,11 @@ class ScriptedClinician(Doctor):
                     continue  # queued already by another rule (the weapon question: a persecutor and hypervigilance)
                 if item.get("ages") and self.walk_in.age_group not in item["ages"]:
                     continue  # no question about drugs or thought interference put to a child of 8
+                if item.get("companion"):  # the relative in the room, where there is one (hw-024's son)
+                    question = self._informant_question(item["key"]) if self.walk_in.age_group == "adult" else None
+                    if question:
+                        out.append((question, item["key"]))
+                    continue
                 question = (child and (self._informant_question(item["key"]) or item.get("ask_child"))) or item["ask"]
                 if use:
                     question = question.format(substance=names[use])
@@ -1169,7 +1180,7 @@ class ScriptedClinician(Doctor):
                 elif concept in self._follow_concepts():
                     self.findings.asked.add(self._follow_concepts()[concept])  # asked about means: not again in the history
                 sensitive = bool(concept and concept in self.lexicon and self.lexicon.get(concept).sensitive)
-                grown = self.walk_in.age_group == "adult" and bool(self.walk_in.informant_role)
+                grown = self.walk_in.age_group == "adult" and bool(self.walk_in.informant_role or self.walk_in.informant)
                 # a refused risk question asked again of an adult's key worker (_reask) is theirs too: its warmth must
                 # speak to no "you" ("Thank you for telling me. A question for his key worker: ..." went to Craig)
                 to_informant = (question == self._informant_question(concept) and (self.walk_in.age_group == "child" or grown)) or (
