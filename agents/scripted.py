@@ -1541,8 +1541,9 @@ class ScriptedClinician(Doctor):
         (``onset_to_lead``: a delirium) and none was, the illness's length unknown or longer than the lead's longest;
         unchanged otherwise (a cause on file puts a delirium back first: _results_lead)."""
         top = lead[0][0]
-        if not top.code.startswith(tuple(self.script["onset_to_lead"]["codes"])):
-            return lead
+        conf = self.script["onset_to_lead"]
+        if not top.code.startswith(tuple(conf["codes"])) or self.walk_in.setting not in conf["settings"]:
+            return lead  # in the emergency department or on a ward, confusion that brought them is a delirium first
         durations = load_durations()
         most = durations.maximum_days(top.code)
         if said is not None and (most is None or said <= most):
