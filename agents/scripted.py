@@ -468,18 +468,8 @@ class ScriptedClinician(Doctor):
             care = self.script["self_care"]
             if concept == care["key"] and self.walk_in.setting not in care["settings"] and not set(care["older_when"]) & set(f.present):
                 continue  # an older adult outside the emergency department: asked once a failing memory was heard
-            return self._mental_state_question(question, concept), concept
+            return question, concept
         return None
-
-    def _mental_state_question(self, question: str, concept: str | None) -> str:
-        """The mental state question of ``concept`` in the words fitted to what was heard (``mental_state``
-        'when_heard': a voice heard asks insight into the voice itself, uw-034); ``question`` otherwise."""
-        item = next((m for m in self.script["mental_state"] if f"mse:{m['domain']}" == concept), None)
-        present = set(self.findings.present) - self.findings.denied
-        for variant in (item or {}).get("when_heard", ()):
-            if set(variant["findings"]) & present:
-                return variant["ask"]
-        return question
 
     def _family_unknown(self, answer: str) -> bool:
         """Whether the answer about the family's mental health says the patient does not know it (``unknown_family``
@@ -730,7 +720,7 @@ class ScriptedClinician(Doctor):
             for item in rule["items"]:
                 if set(item.get("unless", ())) & known or item["key"] in f.answers:
                     continue
-                if any(k == item["key"] for _, k in [*out, *self.plan]):
+                if ":" in item["key"] and any(k == item["key"] for _, k in [*out, *self.plan]):
                     continue  # queued already by another rule (the weapon question: a persecutor and hypervigilance)
                 if item.get("ages") and self.walk_in.age_group not in item["ages"]:
                     continue  # no question about drugs or thought interference put to a child of 8

@@ -1,7 +1,7 @@
 """Stop 61 (s61-clin): uw-034, a man of 36 after a shooting in which his brother died, feels hunted, has nightmares
 in which he grips his ex-partner's neck, and keeps a kitchen knife under his pillow; he was asked about the voice and
 about means of suicide, never whether he keeps a weapon to hand. A person who feels under threat (a persecutory
-belief, hypervigilance), who has thoughts of harming someone, or who tells of violence in sleep is asked whether they
+belief), who has thoughts of harming someone, or who tells of violence in sleep is asked whether they
 keep a weapon to hand (disclosure_follow_up 'weapon_to_hand'); a weapon told reaches the plan, removed or locked away,
 as a risk to others (plan.weapon_to_hand)."""
 
@@ -12,10 +12,10 @@ from tests.scripted_encounters import opening_reply, questions, with_findings, w
 WEAPON = "weapon by your bed, at home or on you"
 
 
-def test_feeling_watched_and_on_guard_is_followed_by_the_weapon_question():
-    asked = questions("Outpatient clinic. A 36-year-old man is here to see you, alone.",
-                      opening_reply("Since the shooting I'm always on guard, always looking over my shoulder."))
-    assert any(WEAPON in q for q in asked), asked
+def test_being_on_guard_alone_is_no_call_for_the_weapon_question():
+    asked = questions("Outpatient clinic. A 36-year-old woman is here to see you, alone.",
+                      opening_reply("Since the crash I'm always on guard, I jump at any bang."))
+    assert not any(WEAPON in q for q in asked), asked
 
 
 def test_violence_in_sleep_is_followed_by_the_weapon_question():
