@@ -274,8 +274,10 @@ class ScriptedClinician(Doctor):
         form = conf["questions"].get(concept or "")
         informant = self._informant()
         grown = self.walk_in.age_group == "adult"
-        if grown:  # an adult's companion: an adult's words, never "Mum, ..." (informant_questions.adult)
-            form = conf["adult"]["forms"].get(concept or "", form) if self.walk_in.informant_role else None
+        if grown:  # an adult's companion: an adult's words, never "Mum, ..." (informant_questions.adult); a disclosure
+            # follow-up item for the companion is theirs whatever role the walk-in gives them (hw-024's son)
+            theirs = concept in self._companion_items()
+            form = conf["adult"]["forms"].get(concept or "", form) if self.walk_in.informant_role or theirs else None
         if not form or not informant:
             return None
         he, his, him = self._he_his_him
@@ -288,6 +290,10 @@ class ScriptedClinician(Doctor):
             return f"{address}, {text}"
         preface = conf["preface_unaddressed"].format(his=his, informant=informant)
         return f"{preface} {text[0].upper()}{text[1:]}"
+
+    def _companion_items(self) -> set[str]:
+        """The keys of the disclosure follow-up items put to an adult's companion in the room ('companion')."""
+        return {i["key"] for r in self.script["disclosure_follow_up"]["rules"] for i in r["items"] if i.get("companion")}
 
     def _question(self, concept_id: str) -> str:
         questions = self.lexicon.get(concept_id).questions
@@ -714,8 +720,15 @@ class ScriptedClinician(Doctor):
             for item in rule["items"]:
                 if set(item.get("unless", ())) & known or item["key"] in f.answers:
                     continue
+                if ":" in item["key"] and any(k == item["key"] for _, k in [*out, *self.plan]):
+                    continue  # queued already by another rule (the weapon question: a persecutor and hypervigilance)
                 if item.get("ages") and self.walk_in.age_group not in item["ages"]:
                     continue  # no question about drugs or thought interference put to a child of 8
+                if item.get("companion"):  # the relative in the room, where there is one (hw-024's son)
+                    question = self._informant_question(item["key"]) if self.walk_in.age_group == "adult" else None
+                    if question:
+                        out.append((question, item["key"]))
+                    continue
                 question = (child and (self._informant_question(item["key"]) or item.get("ask_child"))) or item["ask"]
                 if use:
                     question = question.format(substance=names[use])
@@ -1157,7 +1170,7 @@ class ScriptedClinician(Doctor):
                 elif concept in self._follow_concepts():
                     self.findings.asked.add(self._follow_concepts()[concept])  # asked about means: not again in the history
                 sensitive = bool(concept and concept in self.lexicon and self.lexicon.get(concept).sensitive)
-                grown = self.walk_in.age_group == "adult" and bool(self.walk_in.informant_role)
+                grown = self.walk_in.age_group == "adult" and bool(self.walk_in.informant_role or self.walk_in.informant)
                 # a refused risk question asked again of an adult's key worker (_reask) is theirs too: its warmth must
                 # speak to no "you" ("Thank you for telling me. A question for his key worker: ..." went to Craig)
                 to_informant = (question == self._informant_question(concept) and (self.walk_in.age_group == "child" or grown)) or (
@@ -1495,8 +1508,10 @@ class ScriptedClinician(Doctor):
         lead = self._recurrent_first(self._adjustment_explained_first(self._stressor_first(lead)))
         lead = self._outlasted_first(lead, said)
         lead = self._acute_first(lead, said)
-        # read last, so that a specifier first moves a depression to its own psychotic form where the ranking has it
-        return self._manic_features_first(self._psychosis_without_mood_episode(self._psychosis_explained_first(lead)))
+        # read last, so that a specifier first moves a depression to its own psychotic form where the ranking has it;
+        # then no delirium first without an acute onset heard (a psychosis it would explain put it back first)
+        lead = self._manic_features_first(self._psychosis_without_mood_episode(self._psychosis_explained_first(lead)))
+        return self._onset_first(lead, said)
 
     def _outlasted_first(self, lead: list[tuple[Hypothesis, float]], said: float | None) -> list[tuple[Hypothesis, float]]:
         """``lead`` with the first disorder whose durations fit the length heard first when the lead is a reaction that
@@ -1510,6 +1525,31 @@ class ScriptedClinician(Doctor):
             if durations.fits(h.code, said, self.walk_in.age) and (own is None or said <= own):
                 return [lead[i]] + lead[:i] + lead[i + 1 :]
         return lead
+
+    def _onset_first(self, lead: list[tuple[Hypothesis, float]], said: float | None) -> list[tuple[Hypothesis, float]]:
+        """``lead`` with a disorder of its category first when the lead is one that needs an acute onset heard
+        (``onset_to_lead``: a delirium) and none was, the illness's length unknown or longer than the lead's longest;
+        unchanged otherwise (a cause on file puts a delirium back first: _results_lead)."""
+        top = lead[0][0]
+        conf = self.script["onset_to_lead"]
+        if not top.code.startswith(tuple(conf["codes"])) or self.walk_in.setting not in conf["settings"]:
+            return lead  # in the emergency department or on a ward, confusion that brought them is a delirium first
+        durations = load_durations()
+        most = durations.maximum_days(top.code)
+        if said is not None and (most is None or said <= most):
+            return lead
+        age = self.walk_in.age
+
+        def fitting(h: Hypothesis) -> bool:
+            return h.code != top.code and h.category == top.category and (said is None or durations.fits(h.code, said, age))
+
+        at = next((i for i, (h, _) in enumerate(lead[1:], 1) if fitting(h)), None)
+        if at is not None:
+            return [lead[at]] + lead[:at] + lead[at + 1 :]
+        evidence = self._evidence()
+        below = next((pair for pair in self._ranked_admissible()
+                      if fitting(pair[0]) and any(c in evidence for c, _ in pair[0].symptoms)), None)
+        return [below] + lead[: self.script["max_disorders"] - 1] if below else lead
 
     def _acute_first(self, lead: list[tuple[Hypothesis, float]], said: float | None) -> list[tuple[Hypothesis, float]]:
         """``lead`` with the acute stress reaction first when its daze was heard on an illness of days and a stress
@@ -2159,6 +2199,10 @@ class ScriptedClinician(Doctor):
         if set(supply["risks"]) & profile.risks:
             for rule in supply["items"]:
                 safety = [rule["instead"] if rule["said"] in item else item for item in safety]
+        # a ward's safety item said in the clinic's words, or left out (``settings.<setting>.safety_instead``, uw-033)
+        instead = self.script["settings"].get(self.walk_in.setting or "", {}).get("safety_instead", {})
+        _, his_, him_ = self._he_his_him
+        safety = [s for s in (instead[item].format(his=his_, him=him_) if item in instead else item for item in safety) if s]
         if safety:
             parts.append(f"Safety: {'; '.join(safety)}.")
         if crisis_now:
@@ -2251,6 +2295,13 @@ class ScriptedClinician(Doctor):
             parts.append(mconf["sentence_kinds"].format(told=told, steps=steps, he=he, his=his, him=him))
         elif means:  # a means the patient told of: named, and access to it restricted
             parts.append(self.script["risk_follow_up"]["means"]["sentence"].format(quote=means.rstrip("."), he=he, his=his, him=him))
+        weapon = self._weapon_told()
+        if weapon:  # a weapon kept to hand (``plan.weapon_to_hand``): removed or locked away, and who else is at risk
+            wconf = conf["weapon_to_hand"]
+            sentence, named = weapon
+            told = f'"{sentence.rstrip(".")}"' if self._speech(sentence) else "a weapon"
+            steps = "; ".join(k["step"] for k in named) or wconf["step"]
+            parts.append(wconf["sentence"].format(told=told, steps=steps.format(he=he, his=his, him=him), he=he, his=his, him=him))
         setting_name = self.walk_in.setting or ""
         smokes = "tobacco_use" in self.findings.present and "tobacco_use" not in self.findings.contradicted
         if smokes or self._tells(self.findings.answers.get("tobacco_use", ""), conf["tobacco"]["said"]):
@@ -2927,7 +2978,7 @@ class ScriptedClinician(Doctor):
         said = self.script["plan"]["risk_to_others_said"]
         return any(
             self._tells(p, said) for _, reply in self.findings.replies for p in split_sentences(reply)
-        ) or self._others_risk_unanswered()
+        ) or self._others_risk_unanswered() or self._weapon_told() is not None  # a weapon kept to hand (uw-034)
 
     def _admit(self, principal: Hypothesis, profile: Profile) -> bool:
         """The emergency department's decision: admission for psychosis, mania, confusion, a suicide plan or active
@@ -3853,10 +3904,12 @@ class ScriptedClinician(Doctor):
         risk assessment asked and not answered says so, one of the present illness is left out."""
         f = self.findings
         out = []
+        filed: set[str] = set()  # an item two rules share (the weapon question) filed once
         for rule in self.script["disclosure_follow_up"]["rules"]:
             for item in rule["items"]:
-                if item.get("section", "hpi") != section or item["key"] not in f.answers:
+                if item.get("section", "hpi") != section or item["key"] not in f.answers or item["key"] in filed:
                     continue
+                filed.add(item["key"])
                 quote = self._risk_item_quote(item["key"], used) if section == "risk" else self._quote(item["key"], used)
                 label = item["label"].replace("them", self._object())
                 if quote:
@@ -3892,6 +3945,19 @@ class ScriptedClinician(Doctor):
         # about others to act on
         belief = next((p for p in split_sentences(answers.get(conf["unless_denied"], "")) if p.strip()), "")
         return answer_polarity(belief) != "no"
+
+    def _weapon_told(self) -> tuple[str, list[dict[str, Any]]] | None:
+        """The sentence of the reply to the weapon question that tells a weapon kept to hand, and the means kinds it
+        names (``plan.weapon_to_hand``: a kind's patterns or the entry's own, no negation before them); None when
+        none was told."""
+        conf = self.script["plan"]["weapon_to_hand"]
+        kinds = [k for k in self.script["risk_follow_up"]["means"]["kinds"] if k["name"] in conf["kinds"]]
+        for sentence in split_sentences(self.findings.answers.get(conf["key"], "")):
+            sentence = sentence.strip()
+            named = [k for k in kinds if self._tells(sentence, k["patterns"])]
+            if named or (sentence and self._tells(sentence, conf["patterns"])):
+                return sentence, named
+        return None
 
     def _means_kinds(self) -> list[dict[str, Any]]:
         """The kinds of means told (``risk_follow_up.means.kinds``): a kind's patterns in a reply to the risk
