@@ -338,7 +338,7 @@ class Patient:
         if self.client is not None:
             return respond_batch([self], [utterance])[0]
         pending = self._prepare(utterance)
-        return self._corrected(pending, self._finish(pending, pending.offline))
+        return self._finish(pending, pending.offline)
 
     def _corrected(self, pending: _Pending, reply: PatientReply) -> PatientReply:
         """The patient's own reply with what the person present corrects her on, where the persona gives them the
@@ -757,6 +757,9 @@ class Patient:
         return _Pending(question, None, reply)
 
     def _finish(self, pending: _Pending, reply: PatientReply) -> PatientReply:
+        # what the person present adds is decided here, once, whichever voice spoke (the offline reply, the model's,
+        # its fallback): a model-voiced Pat's daughter corrected her no more than before (stop 61)
+        reply = self._corrected(pending, reply)
         if self.memory is not None and pending.plan is not None:
             told = reply.fact_ids if reply.source == "llm" else None
             self.memory.commit(pending.plan, told)
