@@ -654,6 +654,10 @@ class Patient:
         assert informant is not None
         parts: list[str] = []
         denied = False  # a denial left unsaid beside another answer
+        # an adult's relative keeps the present illness recalled in the question's own words when the patient has not
+        # told it (hw-024's son, "I'm not sure" to the taped flue), never what the doctor's question echoes of the
+        # patient's own reply (uw-031's mother, asked who is doing it, said "He not showered for four days" back)
+        told = set(self.memory.state.disclosed) if self.memory is not None else set()
         for item in plan.items:
             if item.silent:
                 denied = denied or item.stance == DENY
@@ -666,7 +670,7 @@ class Patient:
                 # the child ("How is it affecting his schooling?" is not "His father ... was always in trouble
                 # at school"; "Has he seen fighting at home?" is not his exclusions from school)
                 kept = tuple(f for f in facts if informant.keeps(f.fact.section, f.fact.text, f.fact.topics, plan.question.topics, item.subject,
-                                                      adult=not self.child))
+                                                      adult=not self.child and f.fact.id not in told))
                 if facts and not kept and item.stance == TELL:
                     # what was recalled was about something else: a parent asked about a symptom or harm to
                     # their child says they know of none, not that they are unsure; never where the answer plan
