@@ -56,3 +56,8 @@ def test_no_worries_where_the_persona_gives_none() -> None:
         RECORD["persona"], informant="His son, Neil Moss, in the room throughout; he answers when asked.")))
     reply = make_patient(plain, "full", seed=13).respond("What kinds of things have been worrying you?")
     assert not reply.added, reply
+
+
+def test_asked_about_his_father_s_worries_he_says_those_and_then_his_own() -> None:
+    reply = make_patient(CASE, "full", seed=13).respond("A question for his son: what has been worrying him?")
+    assert reply.speaker == "informant" and reply.text.endswith(HIS) and reply.text != HIS, reply

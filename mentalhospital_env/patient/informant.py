@@ -72,6 +72,12 @@ class Informant:
         return bool(self.worries) and any(re.search(cue, s, re.IGNORECASE)
                                           for cue in _informant_cues()["own_worries"]["asked"] for s in asking)
 
+    def asked_own(self, asking: list[str]) -> bool:
+        """Whether the asking sentences put to them speak to them ("you") and not of the patient ("her", "him"), the
+        words that hand the question to them left out ("A question for her daughter: what worries you?")."""
+        said = " ".join(_ADDRESS.sub("", s, count=1) for s in asking)
+        return _SECOND_PERSON.search(said) is not None and _THIRD_PERSON.search(said) is None
+
     def tells(self, section: str, text: str) -> bool:
         """Whether they say a sentence of the record: not what only a clinician writes (the examination, scores),
         except that one who gives an adult's history tells his risk as the support plan has it ("Self-injury,

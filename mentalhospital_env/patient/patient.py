@@ -392,8 +392,10 @@ class Patient:
             return reply
         self._worries_said = True
         said = " ".join(informant.worries)
-        if reply.speaker == "informant":
-            return replace(reply, text=said, fact_ids=())
+        if reply.speaker == "informant" and informant.asked_own(_asking(pending.question)):
+            return replace(reply, text=said, fact_ids=())  # "A question for her daughter: what worries you?"
+        if reply.speaker == "informant":  # "A question for her daughter: what has been worrying her?": hers after it
+            return replace(reply, text=f"{reply.text} {said}")
         return replace(reply, added=f"{reply.added} {said}".strip())
 
     def _correction_topics(self) -> tuple[tuple[str, frozenset[str]], ...]:
