@@ -61,3 +61,13 @@ def test_no_worries_where_the_persona_gives_none() -> None:
 def test_asked_about_his_father_s_worries_he_says_those_and_then_his_own() -> None:
     reply = make_patient(CASE, "full", seed=13).respond("A question for his son: what has been worrying him?")
     assert reply.speaker == "informant" and reply.text.endswith(HIS) and reply.text != HIS, reply
+
+
+def test_one_not_in_the_room_for_the_whole_visit_keeps_them() -> None:
+    for away in ("joins for the second half", "seen alone first, then he joins", "by telephone",
+                 "present for the first part of the appointment"):
+        later = load_case(dict(RECORD, case_id="s61-worries-away", persona=dict(
+            RECORD["persona"], informant=f"His son, Neil Moss, {away}. Wants to know whether his father can still "
+                                         "manage the stairs.")))
+        reply = make_patient(later, "full", seed=13).respond("What kinds of things have been worrying you?")
+        assert not reply.added, (away, reply)

@@ -878,10 +878,12 @@ def _worries(described: str, relation: str, sex: str | None) -> tuple[str, ...]:
     """The worries the persona gives the person present, each said in their voice (``own_worries`` of
     ``data/informant.json``): "wants to know what the illness is, what to expect and whether her mother can stay alone
     at night" beside a daughter -> "I want to know what the illness is, what to expect and whether she can stay alone
-    at night."; none where it gives none, or where the person was sent out (``not_in_room``)."""
-    if not described or _said("not_in_room", described):
-        return ()
+    at night."; none where it gives none, or where the person is not in the room for the whole visit (sent out, joining
+    later, there for part of it, on the telephone: ``not_in_room``, ``later``, ``own_worries.away``)."""
     data = _informant_cues()["own_worries"]
+    if not described or _said("not_in_room", described) or _said("later", described) or any(
+            re.search(cue, described, re.IGNORECASE) for cue in data["away"]):
+        return ()  # not in the room for the whole visit: they have no moment of their own to be asked in
     named = data["patient_as"].get(relation, {}).get(sex or "")
     subject, possessive = {"female": ("she", "her"), "male": ("he", "his")}.get(sex or "", ("they", "their"))
     found: list[tuple[int, str]] = []
