@@ -60,6 +60,23 @@ class Informant:
     #: what the persona says they correct the patient on, in their words ("it was a box of wine a week, not a small
     #: glass"): said after the patient's own answer on its topic (``corrects`` of ``data/informant.json``)
     corrections: tuple[str, ...] = ()
+    #: what the persona gives them as their own worries, in their voice ("I want to know what the illness is, what to
+    #: expect and whether she can stay alone at night."): said when a question reaches them (``own_worries`` of
+    #: ``data/informant.json``, :meth:`asks_worries`)
+    worries: tuple[str, ...] = ()
+
+    def asks_worries(self, asking: list[str]) -> bool:
+        """Whether the asking sentences of the doctor's turn reach the worries of the person present as well as the
+        patient's ("What kinds of things have been worrying you?", "Any questions?", "Is there anything else?"), where
+        the persona gives them worries of their own."""
+        return bool(self.worries) and any(re.search(cue, s, re.IGNORECASE)
+                                          for cue in _informant_cues()["own_worries"]["asked"] for s in asking)
+
+    def asked_own(self, asking: list[str]) -> bool:
+        """Whether the asking sentences put to them speak to them ("you") and not of the patient ("her", "him"), the
+        words that hand the question to them left out ("A question for her daughter: what worries you?")."""
+        said = " ".join(_ADDRESS.sub("", s, count=1) for s in asking)
+        return _SECOND_PERSON.search(said) is not None and _THIRD_PERSON.search(said) is None
 
     def tells(self, section: str, text: str) -> bool:
         """Whether they say a sentence of the record: not what only a clinician writes (the examination, scores),
@@ -140,7 +157,8 @@ class Informant:
             out = re.sub(wrong, lambda m, r=right: _cased(m.group(0), r), out, flags=re.IGNORECASE)
         return _you_verbs(out)
 
-    def keeps(self, section: str, text: str, fact_topics: tuple[str, ...], asked: tuple[str, ...], subject: str | None) -> bool:
+    def keeps(self, section: str, text: str, fact_topics: tuple[str, ...], asked: tuple[str, ...], subject: str | None,
+              adult: bool = False) -> bool:
         """Whether a recalled fact answers the question put to the informant about the child: a fact of
         the family history, or one whose subject is a relative ("His father, 36, ..."), only when the
         family is asked about; a fact the record files under topics of its own only when one of them is
@@ -151,6 +169,12 @@ class Informant:
             return False
         if section == "family_history" and "family_history" not in wanted:
             return False
+        if adult and subject == "similar" and section in _ILLNESS_SECTIONS:
+            # the present illness in the question's own words, for an adult's relative: "A question for his son: has
+            # he done anything at home to keep them out, like blocking vents or the boiler flue?" is "Last week he
+            # taped over the air vents and the boiler flue ...", not "I'm not sure" for its topic read as his home
+            # (hw-024); a child's parent keeps to the topics asked, as before
+            return True
         if not asked or (section in _ILLNESS_SECTIONS and subject != "similar"):
             # a question read as no topic ("Margaret found you in the garage with a rope. Can you tell me about
             # that?", hw-015) keeps what was recalled for it
@@ -184,6 +208,12 @@ class Informant:
     def addressed(self, asked: str) -> bool:
         """Whether the question is put to the informant by their relation ("Mum, when did ...")."""
         words = dict(_RELATIONS).get(self.relation, ())
+        for sentence in re.split(r"(?<=[.!?])\s+", asked.strip()):
+            put = _ADDRESS.match(sentence)
+            if put and words and re.search(rf"\b(?:{'|'.join(words)}|parent)s?\b", put.group(0), re.IGNORECASE):
+                # "That must have been worrying to see. A question for his son: is there anything you are worried
+                # about?": the "you" is the son's
+                return True
         opening = re.split(r"[,.!?]", asked.strip(), maxsplit=1)[0].strip().lower()
         if words and any(re.fullmatch(rf"(?:(?:hi|hello|and|so)\s+)?{w}", opening) for w in words):
             return True
@@ -836,10 +866,37 @@ def informant_for(case: Case) -> Informant | None:
              for m in [re.search(rf"\b{w}s?\b", text, re.IGNORECASE)] if m is not None]
     if not found:
         return Informant("parent", _name_beside(text, None), case.demographics.sex,
-                         _answers_for(case, text, persona.speech_style), _corrections(text))
+                         _answers_for(case, text, persona.speech_style), _corrections(text),
+                         _worries(text, "parent", case.demographics.sex))
     _, _, relation, match = min(found, key=lambda f: f[:2])
     return Informant(relation, _name_beside(text, match), case.demographics.sex,
-                     _answers_for(case, text, persona.speech_style), _corrections(text))
+                     _answers_for(case, text, persona.speech_style), _corrections(text),
+                     _worries(text, relation, case.demographics.sex))
+
+
+def _worries(described: str, relation: str, sex: str | None) -> tuple[str, ...]:
+    """The worries the persona gives the person present, each said in their voice (``own_worries`` of
+    ``data/informant.json``): "wants to know what the illness is, what to expect and whether her mother can stay alone
+    at night" beside a daughter -> "I want to know what the illness is, what to expect and whether she can stay alone
+    at night."; none where it gives none, or where the person is not in the room for the whole visit (sent out, joining
+    later, there for part of it, on the telephone: ``not_in_room``, ``later``, ``own_worries.away``)."""
+    data = _informant_cues()["own_worries"]
+    if not described or _said("not_in_room", described) or _said("later", described) or any(
+            re.search(cue, described, re.IGNORECASE) for cue in data["away"]):
+        return ()  # not in the room for the whole visit: they have no moment of their own to be asked in
+    named = data["patient_as"].get(relation, {}).get(sex or "")
+    subject, possessive = {"female": ("she", "her"), "male": ("he", "his")}.get(sex or "", ("they", "their"))
+    found: list[tuple[int, str]] = []
+    for frame in data["frames"]:
+        for m in re.finditer(frame["find"], described, re.IGNORECASE):
+            what = m.group("what").strip(" ,'\u2019")
+            if named:  # "whether her mother can stay alone" said by her daughter: "whether she can ..."
+                what = re.sub(rf"\b(?:his|her|their) (?:{named})(?:'s|\u2019s)", possessive, what, flags=re.IGNORECASE)
+                what = re.sub(rf"\b(?:his|her|their) (?:{named})\b", subject, what, flags=re.IGNORECASE)
+            feeling = m.groupdict().get("feeling") or ""
+            if what:
+                found.append((m.start(), frame["say"].format(what=what, feeling=feeling.lower())))
+    return tuple(dict.fromkeys(said for _, said in sorted(found)))
 
 
 # one quotation of a list: opened after the list's start or its separator, closed before a separator or the end

@@ -50,9 +50,9 @@ from mentalhospital_env.knowledge.lexicon import Lexicon
 from .check import ClaimChecker, facts_expressed
 from .decide import Decision, focus_asked, gate, gives_focus, on_focus, refuse, said_again
 from .embedding_reader import check_topic_reader
-from .informant import CHART_LISTS, CHILD_AGE, informant_for
+from .informant import CHART_LISTS, CHILD_AGE, correction_subject, informant_for
 from .question import Question, read_question
-from .reading import CLOSED_WORLD_KINDS, cosine, stable_seed
+from .reading import CLOSED_WORLD_KINDS, cosine, load_memory_cues, stable_seed
 from .timeline import says_when, timeline, without_time_anchor
 from .recall import (
     AFFIRM,
@@ -291,6 +291,7 @@ class Patient:
         self._correction_about: tuple[tuple[str, frozenset[str]], ...] | None = None
         self._corrections_said: set[str] = set()
         self._corrected_on: set[str] = set()
+        self._worries_said = False
         self.reset(seed)
 
     # -- public state ------------------------------------------------------------------------------
@@ -322,6 +323,7 @@ class Patient:
         self._rng = random.Random(stable_seed("reply", self.case.case_id, self.variant, self.seed))
         self._corrections_said = set()  # what the person present has corrected her on, this encounter
         self._corrected_on = set()  # and the topics those corrections answered
+        self._worries_said = False  # whether the person present has said their own worries, this encounter
         if self.memory is not None:
             self.memory.reset()
         if self.representation is not None:
@@ -338,7 +340,7 @@ class Patient:
         if self.client is not None:
             return respond_batch([self], [utterance])[0]
         pending = self._prepare(utterance)
-        return self._corrected(pending, self._finish(pending, pending.offline))
+        return self._finish(pending, pending.offline)
 
     def _corrected(self, pending: _Pending, reply: PatientReply) -> PatientReply:
         """The patient's own reply with what the person present corrects her on, where the persona gives them the
@@ -359,21 +361,47 @@ class Patient:
         fits = [(len(about & asked), len(_content_words(words) & heard), -i, words)
                 for i, (words, about) in enumerate(self._correction_topics())
                 if words not in self._corrections_said and (about & asked) - self._corrected_on]
-        if not fits:
-            return reply
-        words = max(fits)[3]
-        self._corrections_said.add(words)
         # one point corrected once: asked about the drinking again, she does not go on to the next thing that reads
-        # as drink ("Mom, the bottle was empty by the 30th" was the tablets)
-        self._corrected_on.update(dict(self._correction_topics())[words] & asked)
-        return replace(reply, added=words)
+        # as drink ("Mom, the bottle was empty by the 30th" was the tablets); but what the patient has just said that
+        # another of her corrections on the topic names is corrected too, though the topic was corrected already
+        # ("... awful dreams. I rolled out of bed once, you know." - "Dad slept in the guest room from 2017 because you
+        # punched him in your sleep. You rolled off the bed in October.", uw-033, whose October was never said); one
+        # whose words read as no topic is said so too, where his reply names what it corrects
+        chosen = [max(fits)[3]] if fits else []
+        said = _named_stems(reply.text)
+        chosen += [words for words, about in self._correction_topics()
+                   if words not in self._corrections_said and words not in chosen and (about & asked or not about)
+                   and _named_stems(correction_subject(words)) & said][:1]
+        if not chosen:
+            return reply
+        for words in chosen:
+            self._corrections_said.add(words)
+            self._corrected_on.update(dict(self._correction_topics())[words] & asked)
+        return replace(reply, added=" ".join(chosen))
+
+    def _worried(self, pending: _Pending, reply: PatientReply) -> PatientReply:
+        """The reply with the worries of the person present, where the persona gives them worries of their own
+        (:attr:`.Informant.worries`) and the doctor's question reaches them (:meth:`.Informant.asks_worries`: "What
+        kinds of things have been worrying you?", "Is there anything else?"): said once, after the patient's reply
+        (:attr:`PatientReply.added`), or as their reply when the question was put to them ("A question for her
+        daughter: is there anything you are worried about?"). uw-033's Kristen, who "wants to know what the illness
+        is, what to expect and whether her mother can stay alone at night", never said so."""
+        informant = self.informant
+        if (informant is None or not informant.worries or self._worries_said or not reply.text or reply.refused
+                or not informant.asks_worries(_asking(pending.question))):
+            return reply
+        self._worries_said = True
+        said = " ".join(informant.worries)
+        if reply.speaker == "informant" and informant.asked_own(_asking(pending.question)):
+            return replace(reply, text=said, fact_ids=())  # "A question for her daughter: what worries you?"
+        if reply.speaker == "informant":  # "A question for her daughter: what has been worrying her?": hers after it
+            return replace(reply, text=f"{reply.text} {said}")
+        return replace(reply, added=f"{reply.added} {said}".strip())
 
     def _correction_topics(self) -> tuple[tuple[str, frozenset[str]], ...]:
         """Each correction with what it is about, read as a question to the patient would be (its topics, content
         only, and its concepts): "It was a box of wine a week, not a small glass." is the drinking."""
         if self._correction_about is None:
-            from .informant import correction_subject
-
             tax = load_taxonomy()
             out = []
             for words in self.informant.corrections if self.informant is not None else ():
@@ -628,6 +656,10 @@ class Patient:
         assert informant is not None
         parts: list[str] = []
         denied = False  # a denial left unsaid beside another answer
+        # an adult's relative keeps the present illness recalled in the question's own words when the patient has not
+        # told it (hw-024's son, "I'm not sure" to the taped flue), never what the doctor's question echoes of the
+        # patient's own reply (uw-031's mother, asked who is doing it, said "He not showered for four days" back)
+        told = set(self.memory.state.disclosed) if self.memory is not None else set()
         for item in plan.items:
             if item.silent:
                 denied = denied or item.stance == DENY
@@ -639,7 +671,8 @@ class Patient:
                 # a relative's facts, or a fact filed under other topics only, do not answer a question about
                 # the child ("How is it affecting his schooling?" is not "His father ... was always in trouble
                 # at school"; "Has he seen fighting at home?" is not his exclusions from school)
-                kept = tuple(f for f in facts if informant.keeps(f.fact.section, f.fact.text, f.fact.topics, plan.question.topics, item.subject))
+                kept = tuple(f for f in facts if informant.keeps(f.fact.section, f.fact.text, f.fact.topics, plan.question.topics, item.subject,
+                                                      adult=not self.child and f.fact.id not in told))
                 if facts and not kept and item.stance == TELL:
                     # what was recalled was about something else: a parent asked about a symptom or harm to
                     # their child says they know of none, not that they are unsure; never where the answer plan
@@ -757,6 +790,9 @@ class Patient:
         return _Pending(question, None, reply)
 
     def _finish(self, pending: _Pending, reply: PatientReply) -> PatientReply:
+        # what the person present adds is decided here, once, whichever voice spoke (the offline reply, the model's,
+        # its fallback): a model-voiced Pat's daughter corrected her no more than before (stop 61)
+        reply = self._worried(pending, self._corrected(pending, reply))
         if self.memory is not None and pending.plan is not None:
             told = reply.fact_ids if reply.source == "llm" else None
             self.memory.commit(pending.plan, told)
@@ -767,6 +803,14 @@ class Patient:
                 self._record_disclosed.setdefault(fid, None)
         self.transcript.append(_Turn(pending.question.text, reply.text))
         return reply
+
+
+def _named_stems(text: str) -> set[str]:
+    """The stems of what a text names, its stopwords (``taxonomy.json``) and short words left out: what the patient's
+    reply and a correction share when she said the thing it corrects ("I rolled out of bed once" - "You rolled off
+    the bed in October": "roll")."""
+    stop = load_memory_cues().stopwords
+    return {s for s in stems_of(text) if len(s) >= 4 and s not in stop}
 
 
 def _content_words(text: str) -> set[str]:
