@@ -30,7 +30,10 @@ RECORD = {
             "Tablets kept (told only when asked directly about tablets or a plan): he did not take the zopiclone every night. "
             "He took it only at weekends ('it made me slow at work') and kept the rest, about 200 tablets, with some "
             "codeine his brother left behind, in a shoebox on the top shelf of the wardrobe in his bedroom, 'for a "
-            "rainy day'. The box is still there."
+            "rainy day'. The box is still there.\n"
+            "Firearm (told only when asked directly about guns or weapons in the home): his flatmate Rob owns a handgun "
+            "(9 mm pistol), kept loaded in the nightstand on his side of the room, not locked; he knows where the "
+            "extra magazine is."
         ),
         "past_psychiatric_history": "None.",
         "medical_history": "Asthma.",
@@ -89,3 +92,9 @@ def test_a_means_of_harm_is_told_when_the_clause_that_filed_it_is_cut(case) -> N
     rifles = _fact(case, r"keeps hunting rifles")
     assert all(f.told and f.sensitive for f in rifles), [(f.told, f.patient_says) for f in rifles]
     assert re.match(r"My uncle Ray keeps hunting rifles at his house by the lake\.", rifles[0].patient_says), rifles[0].patient_says
+
+
+def test_a_gated_label_line_is_still_read_as_its_sentence(case) -> None:
+    # the longer limit is the speakable cap only: read as a label's short list, uw-017's and uw-020's handguns went untold
+    gun = _fact(case, r"owns a handgun")
+    assert any(f.told and "handgun" in (f.patient_says or "") for f in gun), [(f.told, f.patient_says) for f in gun]

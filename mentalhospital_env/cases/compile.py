@@ -3501,7 +3501,9 @@ def _compile_one(fid, section, text, sex, names, data, tax, no_allergy,
     if _GATED.get() and _within(text, list(_GATED.get())):
         # what the record marks told only when asked directly is the answer to that question, said whole
         # (told_when_asked_max_words): uw-034's stored tablets ran past the limit of what a patient volunteers
-        data = {**data, "max_words": data["told_when_asked_max_words"]}
+        # (the speakable cap only: a label's value is still read by max_words, or a firearm line read as a label's
+        # list lost its sentence, uw-017, uw-020)
+        data = {**data, "speakable_max_words": data["told_when_asked_max_words"]}
     says: str | None = None
     relative = None
     if section == "family_history":
@@ -5317,7 +5319,7 @@ def _speakable(says: str, section: str, person: _Person, data: dict[str, Any], i
     fragment the compiler could not shape, and not a chart read out."""
     low = f" {says.lower()} "
     words = [re.sub(r"'s$", "", w) for w in re.findall(r"[a-z']+", low)]
-    if len(words) > data["max_words"] or len(words) < 2:
+    if len(words) > data.get("speakable_max_words", data["max_words"]) or len(words) < 2:
         return False
     if any(p in says for p in (";", "(", ")", "/", "=", "+", "~")) or re.search(r":(?!\d)", says):
         return False
