@@ -1360,10 +1360,12 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
     stopping = _STOPPED.set(_stopped_medicines(expand_abbreviations(record_text, record_order), data))
     # the day the record is interviewed at: a medication screen's "last issued" is read against it (_medicines)
     moment = _MOMENT.set((record_moment(ehr, record_order), record_order))
+    gating = _GATED.set(())
     try:
         return _compile_facts(ehr, sex, data, tax, no_allergy, names, relatives, record_text, record_order,
                               has_sensitive_concept, relatives_named, record_topics)
     finally:
+        _GATED.reset(gating)
         _MOMENT.reset(moment)
         _STOPPED.reset(stopping)
 
@@ -1376,6 +1378,7 @@ def _compile_facts(ehr, sex, data, tax, no_allergy, names, relatives, record_tex
         n = 0
         whole_text, notes = disclosure_gates(expand_abbreviations(whole_text, record_order))
         gated.extend(notes)
+        _GATED.set(tuple(notes))
         # who speaks each sentence (sentence_voices): another's account (a caller's, a relative's collateral entry or
         # paragraph, a relative's quoted words) is chart-only, never the patient's own
         voices = sentence_voices(whole_text, section, names, record_text, sex, relatives)
@@ -1884,6 +1887,15 @@ def disclosure_gates(text: str) -> tuple[str, list[frozenset[str]]]:
             para = re.sub(r"([.!?])(['\u2019\"\u201d])(\s+)(?=[A-Z0-9])", r"\2\1\3", para)
             gated.extend(_words_of(sentence) for sentence in split_sentences(para))
         else:
+            # a line inside an entry that opens on its own label and note ("...the team meeting.\nTablets kept (told
+            # only when asked directly about tablets kept at home or a plan): he did not throw the amitriptyline away.
+            # He ... kept the rest, about 150 tablets, ... in the locked top box of his motorbike", uw-034) gates the
+            # whole line as a paragraph's opening label gates the paragraph: stop 60 gated its first sentence only,
+            # and the stored tablets were told as freely as his sleep
+            for line in para.split("\n"):
+                opening = re.match(r"^(\s*[^.:;()\n]{1,48}?)\s*(\([^()]*\))\s*:", line)
+                if opening and note.fullmatch(opening.group(2).strip()):
+                    gated.extend(_words_of(note.sub("", sentence)) for sentence in split_sentences(line))
             gated.extend(_words_of(note.sub("", sentence)) for sentence in split_sentences(para) if note.search(sentence))
             para = note.sub("", para)
         out.append(para)
@@ -3180,6 +3192,14 @@ def _clauses(text: str, section: str, data: dict[str, Any]) -> list[str]:
     if both and len(both.group(1).split()) >= 4 and len(both.group(2).split()) >= 3:
         # "No history of memory problems before this illness: he did the crossword daily": two facts
         return _clauses(both.group(1), section, data) + _clauses(both.group(2), section, data)
+    aside = re.match(r"^((?:He|She|They) [^()]+\(['\u2018\"][^()]*['\u2019\"]\))\s+and\s+(\w+)\b(.+)$", text)
+    if aside and _nlp()(f"{aside.group(1).split()[0]} {aside.group(2)}")[1].tag_ in ("VBD", "VBZ", "VBP"):
+        # the patient's words in an aside, then "and" and the next verb: "He took it only some nights ('it left me
+        # groggy in the morning') and kept the rest, about 150 tablets, ..." (uw-034) is two facts, the subject
+        # carried; read whole, the aside took the verb ("It left me groggy ... and kept the rest") and the sentence
+        # ran too long to say, so the stored tablets were never told
+        rest = f"{aside.group(1).split()[0]} {aside.group(2)}{aside.group(3)}"
+        return [aside.group(1)] + _clauses(rest, section, data)
     doc = _nlp()(text)
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
     if root is None or root.pos_ not in ("VERB", "AUX"):
@@ -3525,6 +3545,12 @@ def _compile_one(fid, section, text, sex, names, data, tax, no_allergy,
     negative = bool(_NEGATIVE_START.match(text)) or " denies " in f" {low} "
     spoken_text = _cue_clauses_out(section, text)  # a clinician-only cue silences its own clause of a list
     told = not _not_said(section, spoken_text)
+    if _GATED.get() and _within(text, list(_GATED.get())):
+        # what the record marks told only when asked directly is the answer to that question, said whole
+        # (told_when_asked_max_words): uw-034's stored tablets ran past the limit of what a patient volunteers
+        # (the speakable cap only: a label's value is still read by max_words, or a firearm line read as a label's
+        # list lost its sentence, uw-017, uw-020)
+        data = {**data, "speakable_max_words": data["told_when_asked_max_words"]}
     says: str | None = None
     relative = None
     if section == "family_history":
@@ -3579,7 +3605,16 @@ def _compile_one(fid, section, text, sex, names, data, tax, no_allergy,
             # about none of them, it is not said at all (the record's sentence was about them)
             still = record_topics(section, says)
             spoken = tuple(t for t in topics if t in still)
-            topics, says = (spoken, says) if spoken else (topics, None)
+            if not spoken and has_sensitive_concept(says):
+                # what is still said names a means of harm (uw-031: "His maternal uncle Carlos keeps hunting rifles at
+                # his house by the lake, where Josh goes fishing with him", filed under daily routine for the fishing,
+                # cut to "My maternal uncle Carlos keeps hunting rifles at his house by the lake" and never told):
+                # a finding of the lexicon is a subject of its own, answered by concept, not by the topics cut away
+                topics = still
+            elif spoken:
+                topics = spoken
+            else:
+                says = None
         told = says is not None  # no rendering a patient would say: never read the record out
     sensitive = has_sensitive_concept(text) or any(tax.by_id[t].sensitive for t in topics if t in tax.by_id)
     time = "past" if _PAST.search(text) and not (says or "").startswith("I take ") else "current"
@@ -4644,6 +4679,8 @@ def _medicine_entry(piece: str, rules: dict[str, Any]) -> str | None:
 
 
 _STOPPED: ContextVar[frozenset[str]] = ContextVar("_STOPPED", default=frozenset())
+# the sentences of the section being compiled that a writer's note gates (told only when asked: disclosure_gates)
+_GATED: ContextVar[tuple[frozenset[str], ...]] = ContextVar("_GATED", default=())
 # the day the record being compiled is interviewed at (chronology.record_moment) and its date order
 _MOMENT: ContextVar[tuple[int | None, str]] = ContextVar("_MOMENT", default=(None, "day"))
 
@@ -5366,7 +5403,7 @@ def _speakable(says: str, section: str, person: _Person, data: dict[str, Any], i
     fragment the compiler could not shape, and not a chart read out."""
     low = f" {says.lower()} "
     words = [re.sub(r"'s$", "", w) for w in re.findall(r"[a-z']+", low)]
-    if len(words) > data["max_words"] or len(words) < 2:
+    if len(words) > data.get("speakable_max_words", data["max_words"]) or len(words) < 2:
         return False
     if any(p in says for p in (";", "(", ")", "/", "=", "+", "~")) or re.search(r":(?!\d)", says):
         return False

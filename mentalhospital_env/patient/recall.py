@@ -169,6 +169,9 @@ class RecallRules:
     #: a means question that names medicines ("such as medicines?"): the medicines they keep answer it, whatever the
     #: topic reader made of the word (``means_medicines``)
     means_medicines: re.Pattern[str] = re.compile(r"(?!)")
+    #: findings that are the patient's whoever the sentence says holds them (``held_by_another``): a means of harm kept
+    #: by someone they can reach
+    held_by_another: frozenset[str] = frozenset()
     #: how the patient's own sentence says where or with whom they live (``lives_said``)
     lives_said: re.Pattern[str] = re.compile(r"(?!)")
     #: a clinician's questioned or differential impression (``questioned``): chart knowledge that states no finding
@@ -297,6 +300,7 @@ def load_recall_rules() -> RecallRules:
         chart_said=re.compile(raw["chart_said"], re.IGNORECASE) if raw.get("chart_said") else re.compile(r"(?!)"),
         means_asked=re.compile(risk.get("means_asked", r"(?!)"), re.IGNORECASE),
         means_medicines=re.compile(risk.get("means_medicines", r"(?!)"), re.IGNORECASE),
+        held_by_another=frozenset(risk.get("held_by_another", ())),
         lives_said=re.compile(raw["lives_said"], re.IGNORECASE) if raw.get("lives_said") else re.compile(r"(?!)"),
         questioned=re.compile(raw["questioned"], re.IGNORECASE) if raw.get("questioned") else re.compile(r"(?!)"),
         precipitant_voiced=(re.compile(pv["clause"], re.IGNORECASE), dict(pv["leads"]), dict(pv["mine"]))
@@ -914,6 +918,10 @@ class FactIndex:
             # "Lives alone in the family ranch house" (uw-033) is no relative's mental health: asked about the family's,
             # the patient and her daughter said "I'm not sure" over her mother's dementia and her sister's depression
             about_other -= _misread(fact, about_other, rules, self.lexicon, forced, "other")
+            if fact.told and fact.section != FAMILY_SECTION:
+                # a means kept by another that the patient can reach is the patient's access (uw-031: "My maternal
+                # uncle Carlos keeps hunting rifles at his house by the lake", where he goes fishing)
+                affirms |= about_other & rules.held_by_another
             if not fact.told and rules.questioned.search(fact.text):
                 # chart knowledge that questions or weighs findings ("Impression: possible emerging psychosis
                 # (?ideas of reference) vs depression"): a hypothesis of the clinician's, no finding of the patient
