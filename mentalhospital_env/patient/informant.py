@@ -930,6 +930,12 @@ def correction_subject(words: str) -> str:
     return re.sub(_informant_cues()["corrects"]["address"], "", words, flags=re.IGNORECASE)
 
 
+def without_measures(text: str) -> str:
+    """``text`` with its counts and measures of time left out (``corrects.measures``): no measure is what a correction
+    corrects ("It's an hour in the shower, not ten minutes." is about the shower, not about minutes)."""
+    return re.sub(_informant_cues()["corrects"]["measures"], " ", text, flags=re.IGNORECASE)
+
+
 _TITLE = r"(?:(?:Mr|Mrs|Ms|Miss|Mx|Dr)\.?\s+)"
 _NAME = r"([A-Z][^\W\d_]+)"
 

@@ -50,7 +50,7 @@ from mentalhospital_env.knowledge.lexicon import Lexicon
 from .check import ClaimChecker, facts_expressed
 from .decide import Decision, focus_asked, gate, gives_focus, on_focus, refuse, said_again
 from .embedding_reader import check_topic_reader
-from .informant import CHART_LISTS, CHILD_AGE, correction_subject, informant_for
+from .informant import CHART_LISTS, CHILD_AGE, correction_subject, informant_for, without_measures
 from .question import Question, read_question
 from .reading import CLOSED_WORLD_KINDS, cosine, load_memory_cues, stable_seed
 from .timeline import says_when, timeline, without_time_anchor
@@ -368,10 +368,10 @@ class Patient:
         # punched him in your sleep. You rolled off the bed in October.", uw-033, whose October was never said); one
         # whose words read as no topic is said so too, where his reply names what it corrects
         chosen = [max(fits)[3]] if fits else []
-        said = _named_stems(reply.text)
+        said = _named_stems(without_measures(reply.text))
         chosen += [words for words, about in self._correction_topics()
                    if words not in self._corrections_said and words not in chosen and (about & asked or not about)
-                   and _named_stems(correction_subject(words)) & said][:1]
+                   and _named_stems(without_measures(correction_subject(words))) & said][:1]
         if not chosen:
             return reply
         for words in chosen:
