@@ -2019,7 +2019,7 @@ class ScriptedClinician(Doctor):
         unsafe = set().union(*(h.unsafe_drugs for h in self.hyps if h.code in others))
         sensitive = self._antipsychotic_sensitive()
         if sensitive:  # a severe stiffness on one, or a parkinsonism, in an older adult: none started (uw-033)
-            unsafe |= {d.name.lower() for d in self.kb.drugs if "antipsychotic" in d.drug_class.lower()}
+            unsafe |= set(self._antipsychotics())
         leave_out = tuple(self.age_script.get("leave_out_of_plan", ()))
         # nor an admission weighed where the setting has decided it (on the ward; the emergency disposition sentence)
         leave_out += tuple(self.script["settings"].get(self.walk_in.setting or "", {}).get("leave_out_of_plan", {}).get("words", ()))
@@ -2797,6 +2797,11 @@ class ScriptedClinician(Doctor):
             return rule["drug"], rule["dose"].format(why=why)
         return drug, dose
 
+    def _antipsychotics(self) -> tuple[str, ...]:
+        """The names of the knowledge base's antipsychotics, lower case (what a Lewy body sensitivity keeps out of the
+        plan, and what a severe reaction is read against)."""
+        return tuple(d.name.lower() for d in self.kb.drugs if "antipsychotic" in d.drug_class.lower())
+
     def _antipsychotic_sensitive(self) -> bool:
         """Whether an older adult (``plan.antipsychotic_sensitivity``' 'min_age') told, in any reply, a parkinsonism
         ('parkinsonism' words) or a severe stiffness or movement reaction ('reaction' words) in a sentence naming an
@@ -2804,7 +2809,7 @@ class ScriptedClinician(Doctor):
         conf = self.script["plan"]["antipsychotic_sensitivity"]
         if (self.walk_in.age or 0) < conf["min_age"]:
             return False
-        names = [d.name.lower() for d in self.kb.drugs if "antipsychotic" in d.drug_class.lower()]
+        names = self._antipsychotics()
         for _, reply in self.findings.replies:
             for sentence in split_sentences(reply):
                 if self._tells(sentence, conf["parkinsonism"]):
