@@ -41,7 +41,16 @@ Verdict of one reply, first rule that applies:
    of the same conversation again word for word (``repeated_earlier``; ``grade`` takes the earlier
    replies, ``patient_exam.py`` passes them). Exam figures from before stop 61 were graded by the older
    grader: the same replies grade a little less fine now (stop 61: 14 fine replies of the full
-   patient became unnatural), and nine items' details were corrected (audit 61).
+   patient became unnatural), and nine items' details were corrected (audit 61). Stop 62 added, after a
+   second, independent exam audit (a psychiatrist who had not written the patient coded 80 verdicts: of 40
+   graded fine, 19 were not): the record read aloud sentence by sentence (``record_first_person``: two or
+   more sentences in a row, each a record sentence in the first person, unless one tells a thought or
+   feeling or the question is open) and the record's attribution turned on the speaker ("according to me");
+   an earlier reply's sentence said again whole with a short tail ("..., if I'm honest"; ``repeated_earlier``);
+   the same thing denied twice in one reply (``repetition``); and ``tacked_on`` no longer fires on a sentence
+   giving the answer's reason or a clause on the answering part's own subject. Five items were corrected
+   (audit 62). Exam figures from before stop 62 were graded by the older grader: the same replies of the
+   full patient grade a little less fine now (PLACEHOLDER62).
 4. ``fine``.
 
 Fillers (stock phrases that carry nothing, and stock tails) are counted on their own; leaks (a diagnosis label or
@@ -424,6 +433,30 @@ def _record_runs(case: Mapping[str, Any], names: set[str]) -> list[list[str]]:
         for sent in re.split(r"(?<=[.;:!?])\s+", text):
             out.append(_first_person_words(normalise(sent), names)[1])
     return out
+
+
+def _record_speech(case: Mapping[str, Any]) -> str:
+    """The patient's own words as the record gives them (its facts' ``patient_says`` lines and quoted spans),
+    normalised and joined: a verbless sentence found here is speech, not a note's fragment (stop 62, exam
+    audit 62: "Okay, so I drink every day. Cans and some spirits, mostly." is the record's patient_says)."""
+    said: list[str] = []
+
+    def walk(value: Any) -> None:
+        if isinstance(value, Mapping):
+            for k, v in value.items():
+                if k == "patient_says":
+                    said.extend(_strings(v))
+                else:
+                    walk(v)
+        elif isinstance(value, (list, tuple)):
+            for v in value:
+                walk(v)
+        elif isinstance(value, str):
+            said.extend(m.group(1) for m in re.finditer(r"[\u2018\u201c\"]([^\u2019\u201d\"]{3,200})[\u2019\u201d\"]", value))
+
+    walk(case.get("ehr", {}))
+    walk(case.get("facts", []))  # a generated suite's facts, stored with the record (a narrative record has none)
+    return " | ".join(normalise(x) for x in said)
 
 
 def _acronym(name: str) -> str:
@@ -1103,6 +1136,7 @@ class Lints:
         # school.", "Mood up and down, worse since the eviction warning.")
         stance_words = {"no", "not", "yes", "yeah", "never", "nothing", "none", "nobody", "sometimes", "maybe", "just", "only", "mostly", "hard", "like", "as", "about", "mm", "um", "well", "sorry", "thanks", "thank", "okay", "ok", "right", "oh", "honestly", "always", "every", "all", "both", "pretty",
                        "more", "less", "worse", "better", "especially", "except", "apart", "since", "mainly", "usually", "even", "quite", "really", "probably", "definitely"}
+        spoken = _record_speech(case)
         for sent in doc.sents:
             words = [u for u in sent if u.is_alpha or u.like_num]
             if len(words) < 5 or words[0].lower_ in stance_words or words[0].tag_ not in ("NN", "NNS", "NNP", "CD", "JJ"):
@@ -1115,6 +1149,8 @@ class Lints:
                 continue
             if any(u.lower_ in FIRST_PERSON or u.lower_ in ("you", "he", "she", "they") for u in sent):
                 continue
+            if normalise(sent.text).strip(" .,;!?") in spoken:
+                continue  # the record's own words of the patient ("Cans and some spirits, mostly."), stop 62
             out.append(f"record voice: a note's fragment {sent.text.strip()[:50]!r}")
         # the record's past perfect: "I had never needed mental health care." ("I had" + a participle
         # with no point of reference in its sentence, ``past_perfect_anchors``)

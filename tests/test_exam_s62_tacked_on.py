@@ -31,3 +31,11 @@ def test_a_clause_on_the_answers_own_subject_is_not_tacked_on(lints):
 def test_an_unrelated_sentence_after_the_answer_is_still_tacked_on(lints):
     reply = "I sleep about six hours. I've never thought about ending my life."
     assert lints.tacked_on(reply, "How have you been sleeping?", [["hours", "sleep*"]])
+
+
+def test_the_records_own_words_of_the_patient_are_no_notes_fragment(lints):
+    """dev-0015.a5's false alarm (a fragment lint, not tacked_on): the record's patient_says line said as is."""
+    case = {"case_id": "t62f", "ehr": {"substance_use": "Heavy drinking, about 9 units a day, for 4 years."},
+            "facts": [{"id": "sub-1", "text": "Heavy drinking, about 9 units a day.", "patient_says": "Mostly cider. Big bottles of cider, every night."}]}
+    assert not lints.record_voice("Big bottles of cider, every night.", case)
+    assert lints.record_voice("Big bottles of strong cider, most nights.", {"case_id": "t62g", "ehr": {}})
