@@ -629,13 +629,15 @@ class Lints:
             if root is not None and root.lemma_.lower() in self.lists["own_thought_verbs"]:
                 return []
             words = _first_person_words(normalise(sent))[1]
+            if _SELF not in words:
+                return []  # every sentence in the first person ("Bipolar disorder was diagnosed at 21. I took ...", coded fine by a blind reader)
             covered: set[int] = set()
             for rec in self._record_person_free:
                 grams = {tuple(rec[i : i + short]) for i in range(len(rec) - short + 1)}
                 for i in range(len(words) - short + 1):
                     if tuple(words[i : i + short]) in grams:
                         covered.update(range(i, i + short))
-                        if i + n <= len(words) and _SELF in words and any(
+                        if i + n <= len(words) and any(
                             tuple(words[i : i + n]) == tuple(rec[k : k + n]) for k in range(len(rec) - n + 1)
                         ):
                             anchored = True
@@ -885,9 +887,11 @@ class Lints:
     def _denied_twice(self, reply: str) -> list[str]:
         """Stop 62 (exam audit 62: "never used drugs ... and I don't take drugs", the same fact said twice in
         one reply, stitched): two negated clauses of one reply, each with its own verb, whose objects share a
-        noun. Sharing a noun once negated is how people answer ("I don't drink and I don't smoke" shares
-        none); the same thing denied twice over, with other words between, is stitched."""
-        seen: list[tuple[set[str], str]] = []
+        noun, with a closing tag between them (``denial_closers``: "nothing like that"): the denial was closed
+        and is said again. A restatement straight after ("I don't take any tablets, I'm not on tablets.")
+        is how people talk: the stop-24 blind readers coded six such replies fine."""
+        seen: list[tuple[set[str], str, int]] = []
+        closers = self.lists["denial_closers"]
         for _, clauses in self.clauses(reply):
             for toks in clauses:
                 if not any(t.dep_ == "neg" or t.lower_ in ("never", "no") for t in toks):
@@ -896,10 +900,11 @@ class Lints:
                     continue
                 objs = {t.lemma_.lower() for t in toks if t.pos_ == "NOUN" and t.dep_ in ("dobj", "pobj", "attr", "conj")}
                 text = "".join(t.text_with_ws for t in toks).strip()
-                for other, earlier_text in seen:
-                    if objs & other:
+                for other, earlier_text, end in seen:
+                    between = normalise(reply[end : toks[0].idx])
+                    if objs & other and any(find(c, between) for c in closers):
                         return [f"repeated: {text[:60]!r} denies again {earlier_text[:60]!r}"]
-                seen.append((objs, text))
+                seen.append((objs, text, max((u.idx + len(u) for u in toks if u.lemma_.lower() in objs), default=toks[0].idx)))  # after its object
         return []
 
     def record_quotation(self, reply: str, case: Mapping[str, Any]) -> list[str]:

@@ -26,3 +26,8 @@ def test_the_same_thing_denied_twice_in_one_reply(lints):
 def test_two_denials_of_different_things_are_natural(lints):
     assert not lints.repetition("No, I don't drink, and I've never used drugs.")
     assert not lints.repetition("I don't smoke. I don't take any tablets either.")
+
+
+def test_a_restatement_straight_after_is_natural(lints):
+    """The stop-24 blind readers coded "I don't take any tablets, I'm not on tablets." fine."""
+    assert not lints.repetition("I don't take any pills, I'm not on pills.")
