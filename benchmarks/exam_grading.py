@@ -47,10 +47,13 @@ Verdict of one reply, first rule that applies:
    more sentences in a row, each a record sentence in the first person, unless one tells a thought or
    feeling or the question is open) and the record's attribution turned on the speaker ("according to me");
    an earlier reply's sentence said again whole with a short tail ("..., if I'm honest"; ``repeated_earlier``);
-   the same thing denied twice in one reply (``repetition``); and ``tacked_on`` no longer fires on a sentence
-   giving the answer's reason or a clause on the answering part's own subject. Five items were corrected
+   the same thing denied twice in one reply, a closing tag between (``repetition``); ``tacked_on`` no longer
+   fires on a sentence giving the answer's reason or a clause on the answering part's own subject, nor
+   ``record_voice`` on a verbless sentence that is the record's own words of the patient. Five items were corrected
    (audit 62). Exam figures from before stop 62 were graded by the older grader: the same replies of the
-   full patient grade a little less fine now (PLACEHOLDER62).
+   full patient grade a little less fine now (stop 62: 15 of 679 verdicts changed, 7 fine -> unnatural, 2 fine
+   -> wrong, 3 unnatural -> fine, 1 not_answering -> fine, 1 -> unnatural, 1 unnatural -> not_answering;
+   fine 80.7% -> 80.0%).
 4. ``fine``.
 
 Fillers (stock phrases that carry nothing, and stock tails) are counted on their own; leaks (a diagnosis label or
