@@ -41,7 +41,19 @@ Verdict of one reply, first rule that applies:
    of the same conversation again word for word (``repeated_earlier``; ``grade`` takes the earlier
    replies, ``patient_exam.py`` passes them). Exam figures from before stop 61 were graded by the older
    grader: the same replies grade a little less fine now (stop 61: 14 fine replies of the full
-   patient became unnatural), and nine items' details were corrected (audit 61).
+   patient became unnatural), and nine items' details were corrected (audit 61). Stop 62 added, after a
+   second, independent exam audit (a psychiatrist who had not written the patient coded 80 verdicts: of 40
+   graded fine, 19 were not): the record read aloud sentence by sentence (``record_first_person``: two or
+   more sentences in a row, each a record sentence in the first person, unless one tells a thought or
+   feeling or the question is open) and the record's attribution turned on the speaker ("according to me");
+   an earlier reply's sentence said again whole with a short tail ("..., if I'm honest"; ``repeated_earlier``);
+   the same thing denied twice in one reply, a closing tag between (``repetition``); ``tacked_on`` no longer
+   fires on a sentence giving the answer's reason or a clause on the answering part's own subject, nor
+   ``record_voice`` on a verbless sentence that is the record's own words of the patient. Five items were corrected
+   (audit 62). Exam figures from before stop 62 were graded by the older grader: the same replies of the
+   full patient grade a little less fine now (stop 62: 15 of 679 verdicts changed, 7 fine -> unnatural, 2 fine
+   -> wrong, 3 unnatural -> fine, 1 not_answering -> fine, 1 -> unnatural, 1 unnatural -> not_answering;
+   fine 80.7% -> 80.0%).
 4. ``fine``.
 
 Fillers (stock phrases that carry nothing, and stock tails) are counted on their own; leaks (a diagnosis label or
@@ -426,6 +438,30 @@ def _record_runs(case: Mapping[str, Any], names: set[str]) -> list[list[str]]:
     return out
 
 
+def _record_speech(case: Mapping[str, Any]) -> str:
+    """The patient's own words as the record gives them (its facts' ``patient_says`` lines and quoted spans),
+    normalised and joined: a verbless sentence found here is speech, not a note's fragment (stop 62, exam
+    audit 62: "Okay, so I drink every day. Cans and some spirits, mostly." is the record's patient_says)."""
+    said: list[str] = []
+
+    def walk(value: Any) -> None:
+        if isinstance(value, Mapping):
+            for k, v in value.items():
+                if k == "patient_says":
+                    said.extend(_strings(v))
+                else:
+                    walk(v)
+        elif isinstance(value, (list, tuple)):
+            for v in value:
+                walk(v)
+        elif isinstance(value, str):
+            said.extend(m.group(1) for m in re.finditer(r"[\u2018\u201c\"]([^\u2019\u201d\"]{3,200})[\u2019\u201d\"]", value))
+
+    walk(case.get("ehr", {}))
+    walk(case.get("facts", []))  # a generated suite's facts, stored with the record (a narrative record has none)
+    return " | ".join(normalise(x) for x in said)
+
+
 def _acronym(name: str) -> str:
     return "".join(w[0] for w in re.split(r"[\s-]+", name) if w and w[0].isalpha())
 
@@ -544,7 +580,8 @@ class Lints:
             return []
         names = {w.lower() for w in own_names(case, self)}
         grams: set[tuple[str, ...]] = set()
-        for words in _record_runs(case, names):
+        self._record_person_free = _record_runs(case, names)
+        for words in self._record_person_free:
             grams.update(tuple(words[i : i + n]) for i in range(len(words) - n + 1))
         out = []
         for sent in re.split(r"(?<=[.;!?])\s+", reply):
@@ -563,10 +600,56 @@ class Lints:
                 if why == "the patient in the third person":
                     why = None  # "My flat had to be cleared when she died.": she is the mother, the reply is in the first person
                 why = why or self._series(sent, spans[i][0], spans[j - 1][1], low)
+                attributed = next((a for a in self.lists["self_attribution"] if find(a, low)), None)
+                why = why or (attributed and f"the record's attribution turned on the speaker {attributed!r}")
                 if why:
                     out.append(f"record voice: the record read in the first person {low[spans[i][0]:spans[j - 1][1]][:60]!r} ({why})")
                 break
+        if not out and not self.asked_subjects(question) & set(self.lists["open_subjects"]):
+            out = self._read_sentence_by_sentence(reply, names, n)
         return out
+
+    def _read_sentence_by_sentence(self, reply: str, names: set[str], n: int, short: int = 6, whole: float = 0.85) -> list[str]:
+        """Stop 62 (exam audit 62: "record sentence(s) read aloud in the first person, whole or near
+        whole", nine replies graded fine): a reply of two or more sentences, each of them made of the record
+        (runs of ``short`` person-free words shared with one record sentence cover ``whole`` of its words),
+        one in the first person holding a run of ``n``: "I scraped through school despite being considered
+        bright. I took longer than planned to finish my degree." Each sentence alone reads as speech; the
+        record read out sentence after sentence does not. A reply that tells one record sentence in its own
+        words around it ("No, I haven't. I've lost around four kilograms without trying.") is left alone:
+        its other sentence is not the record's. Two kinds of sentence are the speaker's own, however near the
+        record: a thought or feeling told ("I feel the future is hopeless and that I will never be myself
+        again.": the record reports the patient's thoughts, and turned back to the first person they are
+        speech; ``own_thought_verbs``), and any reply to an open question (impact, course: "How is this
+        affecting your life?" -> "I've been off work for five months. I no longer take the children
+        swimming.", a list of what changed is the answer)."""
+        sents = [s for s in _sentences(reply) if len(re.findall(r"[a-z0-9']+", normalise(s))) >= 4]
+        if len(sents) < 2:
+            return []
+        read, anchored = [], False
+        for sent in sents:
+            root = next((t for t in self.parse(sent.strip()) if t.dep_ == "ROOT"), None)
+            if root is not None and root.lemma_.lower() in self.lists["own_thought_verbs"]:
+                return []
+            words = _first_person_words(normalise(sent))[1]
+            if _SELF not in words:
+                return []  # every sentence in the first person ("Bipolar disorder was diagnosed at 21. I took ...", coded fine by a blind reader)
+            covered: set[int] = set()
+            for rec in self._record_person_free:
+                grams = {tuple(rec[i : i + short]) for i in range(len(rec) - short + 1)}
+                for i in range(len(words) - short + 1):
+                    if tuple(words[i : i + short]) in grams:
+                        covered.update(range(i, i + short))
+                        if i + n <= len(words) and any(
+                            tuple(words[i : i + n]) == tuple(rec[k : k + n]) for k in range(len(rec) - n + 1)
+                        ):
+                            anchored = True
+            if len(covered) < whole * len(words):
+                return []
+            read.append(sent.strip())
+        if not anchored:
+            return []
+        return [f"record voice: the record read in the first person, sentence by sentence {read[0][:50]!r} ... ({len(read)} sentences)"]
 
     def _series(self, sent: str, start: int, end: int, low: str) -> str | None:
         """Whether the characters ``start``..``end`` of the normalised sentence hold the record's series:
@@ -616,10 +699,20 @@ class Lints:
             if any(find(c, norm) for c in self.lists["callbacks"]) or says(sent, "deflect"):
                 continue  # a callback, or a guarded patient's "I don't really want to go into that." again
             if any(tuple(words[i : i + n]) in grams for i in range(len(words) - n + 1)):
-                again.append((sent.strip(), any(find(a, norm) for a in phrases)))
+                again.append((sent.strip(), any(find(a, norm) for a in phrases) and not self._with_tail(sent, earlier, n)))
         if len(again) >= 2 or (again and phrases and not again[0][1]):
             return [f"repeated earlier: {s[:60]!r} said in an earlier reply" for s, _ in again]
         return []
+
+    def _with_tail(self, sent: str, earlier: Sequence[str], n: int) -> bool:
+        """Whether ``sent`` is a whole sentence of an earlier reply, of ``n`` words or more, with a short
+        tail added after a comma (``repeat_tail_words``: "..., if I'm honest"); stop 62, exam audit 62: such
+        a sentence answers a new question only by implication, however it names the item's details."""
+        head, comma, tail = sent.strip().rstrip(".!?").rpartition(",")
+        if not comma or not 0 < len(re.findall(r"[a-z0-9']+", normalise(tail))) <= self.lists["repeat_tail_words"]:
+            return False
+        words = re.findall(r"[a-z0-9']+", normalise(head))
+        return len(words) >= n and any(re.findall(r"[a-z0-9']+", normalise(e)) == words for r in earlier for e in _sentences(r))
 
     def many_question_filler(self, reply: str, question: str) -> list[str]:
         if is_multi_part(question):
@@ -790,7 +883,32 @@ class Lints:
                     out.append(f"repeated: {' '.join(gram)!r} said twice")
                     break
                 first.setdefault(gram, i)
+        if not out:
+            out = self._denied_twice(reply)
         return out
+
+    def _denied_twice(self, reply: str) -> list[str]:
+        """Stop 62 (exam audit 62: "never used drugs ... and I don't take drugs", the same fact said twice in
+        one reply, stitched): two negated clauses of one reply, each with its own verb, whose objects share a
+        noun, with a closing tag between them (``denial_closers``: "nothing like that"): the denial was closed
+        and is said again. A restatement straight after ("I don't take any tablets, I'm not on tablets.")
+        is how people talk: the stop-24 blind readers coded six such replies fine."""
+        seen: list[tuple[set[str], str, int]] = []
+        closers = self.lists["denial_closers"]
+        for _, clauses in self.clauses(reply):
+            for toks in clauses:
+                if not any(t.dep_ == "neg" or t.lower_ in ("never", "no") for t in toks):
+                    continue
+                if not any(t.pos_ in ("VERB", "AUX") and t.tag_ != "VBG" for t in toks):
+                    continue
+                objs = {t.lemma_.lower() for t in toks if t.pos_ == "NOUN" and t.dep_ in ("dobj", "pobj", "attr", "conj")}
+                text = "".join(t.text_with_ws for t in toks).strip()
+                for other, earlier_text, end in seen:
+                    between = normalise(reply[end : toks[0].idx])
+                    if objs & other and any(find(c, between) for c in closers):
+                        return [f"repeated: {text[:60]!r} denies again {earlier_text[:60]!r}"]
+                seen.append((objs, text, max((u.idx + len(u) for u in toks if u.lemma_.lower() in objs), default=toks[0].idx)))  # after its object
+        return []
 
     def record_quotation(self, reply: str, case: Mapping[str, Any]) -> list[str]:
         """The record's quotation marks spoken aloud: a quoted span of two or more words that the record
@@ -930,8 +1048,12 @@ class Lints:
         for a in asked:
             near.update(self.lists["tacked_admits"].get(a, ()))
         phrases = [a for group in details for a in group if normalise(a) not in BARE_STANCE_WORDS]
+        cut = self.clauses(reply)
         parts = [("".join(u.text_with_ws for u in toks).strip(), len(clauses) > 1)
-                 for _, clauses in self.clauses(reply) for toks in clauses]
+                 for _, clauses in cut for toks in clauses]
+        sentence_of = [k for k, (_, clauses) in enumerate(cut) for _ in clauses]
+        explains = {k for k, (sent, _) in enumerate(cut)
+                    if any(_pattern(c).match(normalise(sent.text.strip())) for c in self.lists["tacked_explains"])}
         if len(parts) < 2:
             return []
         info = []
@@ -944,18 +1066,21 @@ class Lints:
         opening = next((n for n, (named, _) in enumerate(info) if named), None)  # "As I said, ..." names nothing
         if not answered and opening is not None:
             near |= info[opening][0]  # the grader did not see the question's subject: the opening's subjects count as the answer's
-        if not asked:
-            # an item asked about something the grader's subjects do not name ("Do you count calories?"):
-            # the subjects of the parts that carry its details, and theirs near, are the answer's
-            for named, has_detail in info:
-                if has_detail:
-                    near |= named
-                    for a in named:
-                        near.update(self.lists["tacked_admits"].get(a, ()))
+        # the subjects of the parts that carry the item's details, and theirs near, are the answer's: an
+        # item asked about something the grader's subjects do not name ("Do you count calories?"), and
+        # since stop 62 any item ("what did you weigh?" -> "My appetite is good and I've gained about
+        # 12 kg ...": the appetite is the answer's own subject, exam audit 62's false alarm)
+        for named, has_detail in info:
+            if has_detail:
+                near |= named
+                for a in named:
+                    near.update(self.lists["tacked_admits"].get(a, ()))
         out = []
         for n, ((text, _), (named, has_detail)) in enumerate(zip(parts, info)):
             if n == opening and not answered:
                 continue  # an opening that answers nothing: the content verdict's business
+            if sentence_of[n] in explains and any(info[m][1] or info[m][0] & asked for m in range(n) if sentence_of[m] < sentence_of[n]):
+                continue  # a sentence giving the answer's reason ("I'm frightened something will happen ..."), stop 62
             if named - {"mood"} and not has_detail and not named & near and not self.stock_tail("x. " + text, question):
                 out.append(f"tacked on: {text[:60]!r} ({', '.join(sorted(named))}) to a question about {', '.join(sorted(asked)) or 'its details'}")
         return out
@@ -1019,6 +1144,7 @@ class Lints:
         # school.", "Mood up and down, worse since the eviction warning.")
         stance_words = {"no", "not", "yes", "yeah", "never", "nothing", "none", "nobody", "sometimes", "maybe", "just", "only", "mostly", "hard", "like", "as", "about", "mm", "um", "well", "sorry", "thanks", "thank", "okay", "ok", "right", "oh", "honestly", "always", "every", "all", "both", "pretty",
                        "more", "less", "worse", "better", "especially", "except", "apart", "since", "mainly", "usually", "even", "quite", "really", "probably", "definitely"}
+        spoken = _record_speech(case)
         for sent in doc.sents:
             words = [u for u in sent if u.is_alpha or u.like_num]
             if len(words) < 5 or words[0].lower_ in stance_words or words[0].tag_ not in ("NN", "NNS", "NNP", "CD", "JJ"):
@@ -1031,6 +1157,8 @@ class Lints:
                 continue
             if any(u.lower_ in FIRST_PERSON or u.lower_ in ("you", "he", "she", "they") for u in sent):
                 continue
+            if normalise(sent.text).strip(" .,;!?") in spoken:
+                continue  # the record's own words of the patient ("Cans and some spirits, mostly."), stop 62
             out.append(f"record voice: a note's fragment {sent.text.strip()[:50]!r}")
         # the record's past perfect: "I had never needed mental health care." ("I had" + a participle
         # with no point of reference in its sentence, ``past_perfect_anchors``)

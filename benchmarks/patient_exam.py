@@ -6,7 +6,10 @@ conversation, so follow-ups have their context); :mod:`exam_grading` gives each 
 (wrong / not answering / unnatural / fine), the lints, the filler flag and leaks. Each reply is graded
 with its conversation's earlier replies (since stop 61: ``repeated_earlier`` reads them); figures from
 before stop 61 were graded by the older grader (no first-person record reading, no repetition across
-replies, nine items' details before audit 61's corrections) and are not comparable one for one.
+replies, nine items' details before audit 61's corrections) and are not comparable one for one;
+figures from before stop 62 were graded by the older grader too (no sentence-by-sentence record
+reading, no repeat with a tail, no denial said twice, tacked_on firing on a reason or on the answer's
+own subject, five items before audit 62's corrections).
 
     python benchmarks/patient_exam.py                        # all four variants, table per group
     python benchmarks/patient_exam.py --variants full --show 15
