@@ -583,7 +583,15 @@ class Speaker:
     def render(self, plan: AnswerPlan, rng: random.Random, tone: str | None, partial: bool) -> str:
         """The reply text for a plan, in this persona's voice (a chart's clock times as a person says them:
         :func:`spoken_clock`)."""
-        return self.in_full(spoken_clock(self._render(plan, rng, tone, partial)))
+        return self.in_full(self._as_young(spoken_clock(self._render(plan, rng, tone, partial))))
+
+    def _as_young(self, text: str) -> str:
+        """A young patient's words (``young`` of ``data/render.json``): what only the chart measures (a tablet's
+        strength) left out; anyone else's as they are."""
+        young = _young()
+        if self.case.demographics.age >= young["under_age"] or not text:
+            return text
+        return young["leave_out"].sub("", text)
 
     def in_full(self, text: str) -> str:
         """A formal speaker's words said in full ("I am", "do not": the ``formal`` trait's ``expand`` of
@@ -1622,6 +1630,12 @@ _HOUR_RANGE = re.compile(r"(?<![\d:.])(?=0\d to |\d\d to 0\d)(0\d|1\d|2[0-3]) to
 def _clock() -> dict:
     table = _data("render.json")["clock"]
     return {**table, "part_said": re.compile(table["part_said"], re.IGNORECASE)}
+
+
+@lru_cache(maxsize=1)
+def _young() -> dict:
+    table = _data("render.json")["young"]
+    return {**table, "leave_out": re.compile("|".join(f"(?:{p})" for p in table["leave_out"]), re.IGNORECASE)}
 
 
 def _hour_word(hour: int) -> str:
