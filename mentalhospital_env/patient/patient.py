@@ -81,6 +81,7 @@ VARIANTS: tuple[str, ...] = ("naive", "representation", "memory", "full")
 _USES_MEMORY = frozenset({"memory", "full"})
 _USES_REPRESENTATION = frozenset({"representation", "full"})
 _AGAIN_EVERY = 4  # "Like I said," leads a repeat at most once in this many replies
+_CALLED_BACK = 2  # most sentences of a reply said again whole that its callback says ("Like I said, ...")
 # a sentence opening with one of these goes on from the one before it ("... with sertraline. It helped within six
 # weeks."): kept, that one is kept too, so a reply said again briefly never opens on a pronoun with nothing before it
 _GOES_ON = frozenset({"And", "But", "Or", "More", "Less", "Each", "At", "With", "Which", "Then", "It", "That", "This"})
@@ -211,6 +212,7 @@ def fact_index(case: Case, lexicon: Lexicon | None = None) -> FactIndex:
 class _Turn:
     doctor: str
     patient: str
+    speaker: str = "patient"  # who gave the reply: the patient, or the person present (``informant``)
 
 
 @dataclass
@@ -470,6 +472,8 @@ class Patient:
                     decision, text, state = first
                     self._say_state(state)
         text = self._when(question, decision.speaker, text)
+        if decision.speaker == "patient" and decision.said_before is None:
+            text = self._said_once(question, decision.plan, text)
         reply = _reply_from_plan(text, decision.plan, decision.partial, "offline")
         if decision.speaker != "patient":
             reply = replace(reply, speaker=decision.speaker)
@@ -613,16 +617,68 @@ class Patient:
             # a whole earlier reply said again word for word is always marked as said before
             verbatim = any(text == t.patient for t in self.transcript)
             if told and (verbatim or turn - self._said_again_at >= _AGAIN_EVERY):
-                self._said_again_at = turn
-                lead = rep.voice.pick("again", self._rng) if rep is not None else "Like I said,"
-                first = text.split(" ", 1)[0].strip(",.")
-                # a name stays a name ("As I said, Aisha, my job and my cat", not "aisha")
-                named = any(re.search(rf"[a-z,;:(] {re.escape(first)}\b", f.fact.text)
-                            for i in decision.plan.items for f in i.facts)
-                keep = text.startswith(('I ', 'I' + chr(39))) or named
-                text = f"{lead} {text if keep else text[0].lower() + text[1:]}"
+                text = self._called_back(text, decision.plan)
             text = f"{yes} {text}" if yes else text
         return text
+
+    def _called_back(self, text: str, plan: AnswerPlan, counted: bool = True) -> str:
+        """``text`` led by the voice's "Like I said," (what was said before, pointed back to); ``counted``: the lead
+        counts towards "Like I said" at most once in :data:`_AGAIN_EVERY` replies (a reply said again whole is
+        marked whatever the count, and does not count)."""
+        rep = self.representation
+        if counted:
+            self._said_again_at = len(self.transcript)
+        # a reply said again whole is marked with a draw of its own: the encounter's other draws are as they were
+        rng = self._rng if counted else random.Random(stable_seed("again", self.case.case_id, self.seed, len(self.transcript)))
+        lead = rep.voice.pick("again", rng) if rep is not None else "Like I said,"
+        first = text.split(" ", 1)[0].strip(",.")
+        # a name stays a name ("As I said, Aisha, my job and my cat", not "aisha")
+        named = any(re.search(rf"[a-z,;:(] {re.escape(first)}\b", f.fact.text) for i in plan.items for f in i.facts)
+        keep = text.startswith(('I ', 'I' + chr(39))) or named
+        return f"{lead} {text if keep else text[0].lower() + text[1:]}"
+
+    def _said_once(self, question: Question, plan: AnswerPlan, text: str) -> str:
+        """The reply said once: where every sentence of substance in it (five words or more, not a stock phrase of
+        the voice) is one the patient said earlier in the encounter, word for word, it is said as a callback: "Like
+        I said," and, of those sentences, the ones that give the kind of answer asked (a time, a rate:
+        :func:`.decide.gives_focus`), else the ones nearest the question (:meth:`_briefly`); a short yes or no before
+        them stays. "How long does an attack last?" after "The attacks now come two or three times a week. They
+        peak within ten minutes and leave me exhausted." was that reply again, whole and unmarked (hw-004); "How
+        much time does that take up?" the four sentences on the washing again (hw-016). A reply with anything new
+        in it is left as it is, and one that already points back is not marked twice."""
+        rep = self.representation
+        earlier = [" " + " ".join(_words(t.patient)) + " " for t in self.transcript if t.speaker == "patient"]
+        if rep is None or not earlier or not text or plan.refusal is not None or any(
+                i.stance == WITHHELD for i in plan.items) or not any(
+                i.stance in (AFFIRM, TELL) and i.facts and not i.silent for i in plan.items):
+            return text  # only what the record tells is called back, never a held-back answer said again
+        voice = rep.voice
+        if text.startswith(tuple(voice.banks["again"])):
+            return text
+        stock = {" ".join(_words(s)) for bank in voice.banks.values() for p in bank for s in _SENTENCE_END.split(p)}
+        leads = sorted((o for name in ("openers", "affirm") for o in voice.banks[name] if o), key=len, reverse=True)
+        body: list[str] = []
+        head: list[str] = []
+        for n, sentence in enumerate(_SENTENCE_END.split(text)):
+            bare = sentence
+            if n == 0:
+                opener = next((o for o in leads if bare.startswith(o)), "")
+                bare = bare[len(opener):].lstrip(" ,") or bare
+            words = _words(bare)
+            again = any(f" {' '.join(words)} " in e for e in earlier)
+            if " ".join(words) in stock or (len(words) < 5 and again):
+                if body:
+                    return text  # a stock phrase after what is said again: left as it is
+                head.append(sentence)
+                continue
+            if not again or len(words) < 5:
+                return text  # something new is said
+            body.append(bare[:1].upper() + bare[1:])
+        if not body:
+            return text
+        chosen = [s for s in body if gives_focus(question, s)] or _SENTENCE_END.split(
+            self._briefly(" ".join(body), question.text))
+        return " ".join([*head, self._called_back(" ".join(chosen[:_CALLED_BACK]), plan, counted=False)])
 
     def _briefly(self, text: str, question: str) -> str:
         """Of a reply told before, the sentences that share a word with the question (all of it when none
@@ -801,8 +857,14 @@ class Patient:
         elif reply.source == "llm":
             for fid in reply.fact_ids:
                 self._record_disclosed.setdefault(fid, None)
-        self.transcript.append(_Turn(pending.question.text, reply.text))
+        self.transcript.append(_Turn(pending.question.text, reply.text, reply.speaker))
         return reply
+
+
+def _words(text: str) -> list[str]:
+    """The words of a text, lower case, its punctuation left out (what a sentence said again shares, word for word,
+    with the reply it was first said in)."""
+    return re.findall(r"[a-z0-9']+", text.lower())
 
 
 def _named_stems(text: str) -> set[str]:

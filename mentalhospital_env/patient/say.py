@@ -581,8 +581,17 @@ class Speaker:
     # -- wording -----------------------------------------------------------------------------------
 
     def render(self, plan: AnswerPlan, rng: random.Random, tone: str | None, partial: bool) -> str:
-        """The reply text for a plan, in this persona's voice."""
-        return self.in_full(self._render(plan, rng, tone, partial))
+        """The reply text for a plan, in this persona's voice (a chart's clock times as a person says them:
+        :func:`spoken_clock`)."""
+        return self.in_full(self._as_young(spoken_clock(self._render(plan, rng, tone, partial))))
+
+    def _as_young(self, text: str) -> str:
+        """A young patient's words (``young`` of ``data/render.json``): what only the chart measures (a tablet's
+        strength) left out; anyone else's as they are."""
+        young = _young()
+        if self.case.demographics.age >= young["under_age"] or not text:
+            return text
+        return young["leave_out"].sub("", text)
 
     def in_full(self, text: str) -> str:
         """A formal speaker's words said in full ("I am", "do not": the ``formal`` trait's ``expand`` of
@@ -1610,6 +1619,74 @@ def _with_article(text: str) -> str:
         return f"At the moment I'm {'an' if phrase[0] in 'aeio' else 'a'} {phrase}"
 
     return re.sub(r"At the moment I'm ((?:[a-z-]+ ){0,2}[a-z-]+?)(?= (?:for|at|in|with|of)\b|[.,]|$)", add, text)
+
+
+_CLOCK_TIME = re.compile(r"(?<![\d:.])([01]?\d|2[0-3]):([0-5]\d)(?![\d:])")
+# hours with a leading zero on one side ("02 to 10"), never a count ("10 to 12 cans")
+_HOUR_RANGE = re.compile(r"(?<![\d:.])(?=0\d to |\d\d to 0\d)(0\d|1\d|2[0-3]) to (0\d|1\d|2[0-3])(?![\d:])")
+
+
+@lru_cache(maxsize=1)
+def _clock() -> dict:
+    table = _data("render.json")["clock"]
+    return {**table, "part_said": re.compile(table["part_said"], re.IGNORECASE)}
+
+
+@lru_cache(maxsize=1)
+def _young() -> dict:
+    table = _data("render.json")["young"]
+    return {**table, "leave_out": re.compile("|".join(f"(?:{p})" for p in table["leave_out"]), re.IGNORECASE)}
+
+
+def _hour_word(hour: int) -> str:
+    return _clock()["hours"][hour % 12]
+
+
+def _time_words(hour: int, minute: int) -> tuple[str, bool]:
+    """A time of day in words, the minutes to the nearest five, and whether it was rounded."""
+    clock = _clock()
+    named = clock["named"].get(f"{hour}:{minute:02d}")
+    if named:
+        return named, False
+    near = 5 * round(minute / 5)
+    rounded = near != minute
+    if near == 60:
+        hour, near = (hour + 1) % 24, 0
+    if near == 0:
+        words = _hour_word(hour)
+    elif str(near) in clock["past"]:
+        words = f"{clock['past'][str(near)]} {_hour_word(hour)}"
+    else:
+        words = f"{clock['to'][str(near)]} {_hour_word(hour + 1)}"
+    return words, rounded
+
+
+def _part_of_day(hour: int) -> str:
+    return next(part for start, end, part in _clock()["parts"] if start <= hour < end)
+
+
+def spoken_clock(text: str) -> str:
+    """``text`` with a chart's clock times said as a person says them (``clock`` of ``data/render.json``): "I woke at
+    06:30" is "I woke at half six in the morning", "at 23:00" "at eleven at night", "from about 02:40" "from about
+    twenty to three in the morning", and "I sleep about 02 to 10" "I sleep about two to ten". The part of the day is
+    left out where the sentence says it next ("at 07:00 in the morning"). hw-036's man said he was found on the
+    footbridge "at 23:00", uw-034's woman that her chest went tight "from about 02:40 that day"."""
+    if not text or not any(ch.isdigit() for ch in text):
+        return text
+    clock = _clock()
+
+    def said(m: re.Match[str]) -> str:
+        hour, minute = int(m.group(1)), int(m.group(2))
+        words, rounded = _time_words(hour, minute)
+        before = text[max(0, m.start() - 7):m.start()].lower()
+        if rounded and clock["about"] not in before:
+            words = f"{clock['about']} {words}"
+        if words not in clock["named"].values() and not clock["part_said"].match(text[m.end():].lstrip(" ,").lower()):
+            words = f"{words} {_part_of_day(hour)}"
+        return words
+
+    text = _CLOCK_TIME.sub(said, text)
+    return _HOUR_RANGE.sub(lambda m: f"{_hour_word(int(m.group(1)))} to {_hour_word(int(m.group(2)))}", text)
 
 
 def plain_reply(plan: AnswerPlan, index: FactIndex) -> str:
