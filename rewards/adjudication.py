@@ -1181,6 +1181,7 @@ def _amounts_differ(
         }:
             return "quantity differs (a count over another period)"
     c_amounts, o_amounts = _daily_totals(c_amounts, o_amounts), _daily_totals(o_amounts, c_amounts)
+    c_amounts, o_amounts = c_amounts | _dose_totals(c_text, c_amounts), o_amounts | _dose_totals(o_text, o_amounts)
     c_units, o_units = rate_units(c_amounts), rate_units(o_amounts)
     if bare(c_amounts):
         c_amounts = frozenset((v, o_units.get(u, u)) for v, u in c_amounts)
@@ -1199,7 +1200,11 @@ def _amounts_differ(
             shared = {v for v, _ in c_rates} & {v for v, _ in o_rates}
             if shared:
                 return f"quantity differs in {unit!r} (per {min(c_rates)[1].split('/')[1]} against per {min(o_rates)[1].split('/')[1]})"
-    return _mass_differs(c_amounts, o_amounts, c_text, o_text) or _alcohol_differs(c_amounts, o_amounts, c_text, o_text)
+    return (
+        _mass_differs(c_amounts, o_amounts, c_text, o_text)
+        or _duration_differs(c_amounts, o_amounts, c_text, o_text)
+        or _alcohol_differs(c_amounts, o_amounts, c_text, o_text)
+    )
 
 
 @lru_cache(maxsize=1)
@@ -1239,6 +1244,94 @@ def _mass_differs(c_amounts: frozenset, o_amounts: frozenset, c_text: str = "", 
     o_kg = {v for vs in o.values() for v in vs}
     if all(x * ratio < y or y * ratio < x for x in c_kg for y in o_kg):
         return "quantity differs in weight (kilograms)"
+    return None
+
+
+@lru_cache(maxsize=1)
+def _dose_patterns() -> tuple[re.Pattern, re.Pattern, dict[str, str]] | None:
+    """contrasts.json's ``dose_units`` as two patterns, a count before the strength ('two 400 mg tablets', 'two of
+    the 10-milligram tablets') and a count after it ('20 mg caps x3'), and each unit word's key in quantities()."""
+    raw = _contrasts_json().get("dose_units")
+    if not raw:
+        return None
+    forms = "|".join(re.escape(f) for f in sorted(raw["forms"], key=len, reverse=True))
+    between = "|".join(re.escape(b) for b in sorted(raw["between"], key=len, reverse=True))
+    units = "|".join(re.escape(u) for u in sorted(raw["units"], key=len, reverse=True))
+    before = re.compile(
+        r"(?<![\w.])(\d+)\s+(?:(?:" + between + r")\s+)?(\d+(?:\.\d+)?)\s*-?\s*(" + units + r")\b"
+        r"(?=(?:\s+[a-z]+){0,2}?\s+(?:" + forms + r")\b)",
+        re.IGNORECASE,
+    )
+    after = re.compile(
+        r"(?<![\w.])(\d+(?:\.\d+)?)\s*(" + units + r")\s+(?:" + forms + r")\s*[x\u00d7]\s*(\d+)\b", re.IGNORECASE
+    )
+    return before, after, {k.lower(): v for k, v in raw["units"].items()}
+
+
+def _dose_totals(text: str, amounts: frozenset) -> frozenset:
+    """The totals a dose said as tablets of a strength makes ('two 400 mg tablets': 800 mg), each keyed as the
+    text's amount of that strength is (its period kept: 'every night'), for :func:`_amounts_differ`."""
+    patterns = _dose_patterns()
+    if patterns is None or not text:
+        return frozenset()
+    before, after, units = patterns
+    spelled, value = _spelled_scores()
+    said = spelled.sub(value, text)
+    out: set[tuple[float, str]] = set()
+    found = [(float(m.group(1)), float(m.group(2)), m.group(3)) for m in before.finditer(said)]
+    found += [(float(m.group(3)), float(m.group(1)), m.group(2)) for m in after.finditer(said)]
+    for count, strength, unit in found:
+        key = units.get(unit.lower())
+        if count <= 1 or key is None:
+            continue
+        for v, u in amounts:
+            if v == strength and u.split("/", 1)[0] == key:
+                out.add((count * strength, u))
+    return frozenset(out)
+
+
+@lru_cache(maxsize=1)
+def _duration_units() -> tuple[dict[str, float], frozenset[str], float]:
+    """contrasts.json's ``duration_units``: minutes in one of each unit of time, keyed as quantities() reads the unit
+    (as :func:`_mass_units` keys weights), the fraction words, and the ratio."""
+    raw = _contrasts_json().get("duration_units")
+    if not raw:
+        return {}, frozenset(), 0.0
+    minutes = {word_key(stem(form)): float(v) for k, v in raw["minutes"].items() for form in (k, k + "s")}
+    fractions = frozenset(word_key(stem(w)) for w in raw["fraction_words"])
+    return minutes, fractions, float(raw["ratio"])
+
+
+def _duration_differs(c_amounts: frozenset, o_amounts: frozenset, c_text: str = "", o_text: str = "") -> str | None:
+    """Lengths of time said in different units over the same period or none ("three hours a day" against "thirty
+    minutes a day"), compared in minutes with contrasts.json's ``duration_units``: they differ when every two lie
+    more than the ratio apart. A period both say in one unit is compared as said (above); a statement with a
+    fraction word is not compared ("half an hour" is read as an hour), nor a single minute or hour ("one minute
+    she's confused, the next she's with it": a fluctuation, not a length)."""
+    minutes, fractions, ratio = _duration_units()
+    if not minutes:
+        return None
+
+    def lengths(amounts: frozenset, text: str) -> dict[str, dict[str, set[float]]] | None:
+        if any(word_key(stem(t)) in fractions for t in tokenize(text)):
+            return None
+        out: dict[str, dict[str, set[float]]] = {}  # period ("" for none) -> unit -> minutes
+        for value, u in amounts:
+            unit, _, period = u.partition("/")
+            if unit in minutes and value != 1:  # 'one minute ... the next', 'muddled one hour': a turn of speech
+                out.setdefault(period, {}).setdefault(unit, set()).add(value * minutes[unit])
+        return out
+
+    c, o = lengths(c_amounts, c_text), lengths(o_amounts, o_text)
+    if not c or not o:
+        return None
+    for period in set(c) & set(o):
+        if set(c[period]) & set(o[period]):
+            continue  # a unit both say over this period (compared as said)
+        c_min = {v for vs in c[period].values() for v in vs}
+        o_min = {v for vs in o[period].values() for v in vs}
+        if all(x * ratio < y or y * ratio < x for x in c_min for y in o_min):
+            return "quantity differs in length of time (minutes)"
     return None
 
 
