@@ -23,7 +23,7 @@ from __future__ import annotations
 from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 from abc import ABC, abstractmethod
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
@@ -864,17 +864,29 @@ def _scale_score_pattern() -> tuple[re.Pattern | None, dict[str, str]]:
 
     exams = json.loads(resources.files("mentalhospital_env.knowledge").joinpath("data/exams.json").read_text("utf-8"))
     names: dict[str, str] = {}
-    for exam in exams["exams"]:
-        if exam.get("kind") != "scale":
-            continue
-        for name in (exam["name"], *exam.get("aliases", ())):
-            for form in (name, name.upper()):
-                names.setdefault(form, exam["name"])
+    written: list[tuple[str, str]] = [
+        (name, exam["name"])
+        for exam in exams["exams"]
+        if exam.get("kind") == "scale"
+        for name in (exam["name"], *exam.get("aliases", ()))
+    ]
+    # scored tests that are no rating scale of exams.json ('ACE-III', 'FSIQ'), by contrasts.json's names
+    written += [
+        (name, test)
+        for test, said in _contrasts_json().get("scale_scores", {}).get("tests", {}).items()
+        if not test.startswith("_")
+        for name in said
+    ]
+    for name, scale in written:
+        for form in (name, name.upper()):
+            names.setdefault(form, scale)
+        if " " in name:  # a name of words, read in any case ('Patient Health Questionnaire', 'Full scale IQ')
+            names.setdefault(name.lower(), scale)
     joiners = _contrasts_json().get("scale_scores", {}).get("joiners", ())
     dated_by = _contrasts_json().get("scale_scores", {}).get("dated_by", ())
     if not names:
         return None, {}
-    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    alternatives = _name_alternatives(names)
     joined = "|".join(re.escape(j) for j in sorted(joiners, key=len, reverse=True))
     # words that say when it was scored, each with a day/month after it or not ('on 24/11', 'on admission', 'in July')
     when = (
@@ -890,13 +902,25 @@ def _scale_score_pattern() -> tuple[re.Pattern | None, dict[str, str]]:
     return pattern, names
 
 
+def _name_alternatives(names: Mapping[str, str]) -> str:
+    """The scales' names as a pattern's alternatives, longest first; a name of several words in any case."""
+    return "|".join(
+        (r"(?i:" + re.escape(n) + ")") if " " in n else re.escape(n) for n in sorted(names, key=len, reverse=True)
+    )
+
+
+def _scale_named(names: Mapping[str, str], written: str) -> str | None:
+    """The scale a name as written names (a name of several words in any case)."""
+    return names.get(written) or names.get(written.lower())
+
+
 @lru_cache(maxsize=1)
 def _scale_name_pattern() -> re.Pattern | None:
     """A rating scale's name alone (as in :func:`_scale_score_pattern`): where one scale's scores end."""
     _, names = _scale_score_pattern()
     if not names:
         return None
-    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    alternatives = _name_alternatives(names)
     return re.compile(r"(?<![\w-])(?:" + alternatives + r")(?![\w])")
 
 
@@ -910,8 +934,25 @@ _WRITTEN_DATE = re.compile(r"(?<![\w/.-])(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n")
 
 
+@lru_cache(maxsize=1)
+def _score_first_pattern() -> re.Pattern | None:
+    """A score said before its scale (contrasts.json ``scale_scores.score_first``): the score, the scale's range
+    ('/100', 'of 40', 'out of 30'), one of the words before the name, then the name."""
+    _, names = _scale_score_pattern()
+    words = _contrasts_json().get("scale_scores", {}).get("score_first", {}).get("before_name", ())
+    if not names or not words:
+        return None
+    alternatives = _name_alternatives(names)
+    joined = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    return re.compile(
+        r"(?<![\w/.])(\d+(?:\.\d+)?)\s*(?:/\s*\d+|(?:out\s+)?of\s+\d+)\s+(?:" + joined + r")\s+(" + alternatives
+        + r")(?![\w])"
+    )
+
+
 def _scale_scores(text: str) -> dict[str, set[float]]:
-    """Each rating scale the text scores, and its scores ('Y-BOCS 22/40' is Y-BOCS 22)."""
+    """Each rating scale the text scores, and its scores ('Y-BOCS 22/40' is Y-BOCS 22; '78 of 100 on Addenbrooke's'
+    is ACE-III 78)."""
     pattern, names = _scale_score_pattern()
     out: dict[str, set[float]] = {}
     if pattern is None:
@@ -920,8 +961,12 @@ def _scale_scores(text: str) -> dict[str, set[float]]:
     text = _WRITTEN_DATE.sub(" ", text)
     spelled, value = _spelled_scores()
     text = spelled.sub(value, text)
+    first = _score_first_pattern()
+    if first is not None:
+        for m in first.finditer(text):
+            out.setdefault(_scale_named(names, m.group(2)), set()).add(float(m.group(1)))
     for m in pattern.finditer(text):
-        scores = out.setdefault(names[m.group(1)], set())
+        scores = out.setdefault(_scale_named(names, m.group(1)), set())
         scores.add(float(m.group(2)))
         # every score of the scale up to the next scale's name or the sentence's end (reviewer, stop 54: 'PHQ-9 of 14
         # at baseline, now 9' was read 14 alone, and refused against 'PHQ-9 9')
@@ -969,10 +1014,31 @@ def scale_score_clash(checkpoint: str, output: str) -> str | None:
     if re.search(r"\d", spelled.sub(value, _WRITTEN_DATE.sub(" ", _scale_name_pattern().sub(" ", output)))):
         return None
     _, names = _scale_score_pattern()
-    named = {names[m.group()] for m in _scale_name_pattern().finditer(output) if m.group() in names}
+    named = {_scale_named(names, m.group()) for m in _scale_name_pattern().finditer(output)} - {None}
     for scale in sorted(c_scores.keys() & named):
         return f"no score said on {scale}"
     return None
+
+
+# what a statement of scales' scores says besides them: their ranges, numbers, and the words that date and join them
+_SCORE_FILLER = re.compile(r"(?:out\s+of|/)\s*\d+|\d+(?:\.\d+)?|[^\w]+")
+
+
+def scale_score_agrees(checkpoint: str, output: str) -> bool:
+    """Whether ``checkpoint`` says nothing but rating scales' scores and ``output`` scores each of those scales with
+    a score in common ('PCL-5 58/80' and 'PTSD checklist total 58'; contrasts.json ``scale_scores.score_first``).
+    The scale's other names share no word with the checkpoint, so the share of its words carried never credits such
+    a pair; whatever else the output says is still read by :func:`statement_conflict`."""
+    c_scores = _scale_scores(checkpoint)
+    if not c_scores:
+        return False
+    o_scores = _scale_scores(output)
+    if not all(c_scores[scale] & o_scores.get(scale, set()) for scale in c_scores):
+        return False
+    rules = _contrasts_json().get("scale_scores", {})
+    filler = {w.lower() for w in (*rules.get("joiners", ()), *rules.get("dated_by", ()))}
+    rest = _scale_name_pattern().sub(" ", _WRITTEN_DATE.sub(" ", checkpoint))
+    return all(w.lower() in filler for w in _SCORE_FILLER.sub(" ", rest).split())
 
 
 @lru_cache(maxsize=1)
@@ -1115,6 +1181,7 @@ def _amounts_differ(
         }:
             return "quantity differs (a count over another period)"
     c_amounts, o_amounts = _daily_totals(c_amounts, o_amounts), _daily_totals(o_amounts, c_amounts)
+    c_amounts, o_amounts = c_amounts | _dose_totals(c_text, c_amounts), o_amounts | _dose_totals(o_text, o_amounts)
     c_units, o_units = rate_units(c_amounts), rate_units(o_amounts)
     if bare(c_amounts):
         c_amounts = frozenset((v, o_units.get(u, u)) for v, u in c_amounts)
@@ -1133,7 +1200,11 @@ def _amounts_differ(
             shared = {v for v, _ in c_rates} & {v for v, _ in o_rates}
             if shared:
                 return f"quantity differs in {unit!r} (per {min(c_rates)[1].split('/')[1]} against per {min(o_rates)[1].split('/')[1]})"
-    return _mass_differs(c_amounts, o_amounts, c_text, o_text) or _alcohol_differs(c_amounts, o_amounts, c_text, o_text)
+    return (
+        _mass_differs(c_amounts, o_amounts, c_text, o_text)
+        or _duration_differs(c_amounts, o_amounts, c_text, o_text)
+        or _alcohol_differs(c_amounts, o_amounts, c_text, o_text)
+    )
 
 
 @lru_cache(maxsize=1)
@@ -1173,6 +1244,94 @@ def _mass_differs(c_amounts: frozenset, o_amounts: frozenset, c_text: str = "", 
     o_kg = {v for vs in o.values() for v in vs}
     if all(x * ratio < y or y * ratio < x for x in c_kg for y in o_kg):
         return "quantity differs in weight (kilograms)"
+    return None
+
+
+@lru_cache(maxsize=1)
+def _dose_patterns() -> tuple[re.Pattern, re.Pattern, dict[str, str]] | None:
+    """contrasts.json's ``dose_units`` as two patterns, a count before the strength ('two 400 mg tablets', 'two of
+    the 10-milligram tablets') and a count after it ('20 mg caps x3'), and each unit word's key in quantities()."""
+    raw = _contrasts_json().get("dose_units")
+    if not raw:
+        return None
+    forms = "|".join(re.escape(f) for f in sorted(raw["forms"], key=len, reverse=True))
+    between = "|".join(re.escape(b) for b in sorted(raw["between"], key=len, reverse=True))
+    units = "|".join(re.escape(u) for u in sorted(raw["units"], key=len, reverse=True))
+    before = re.compile(
+        r"(?<![\w.])(\d+)\s+(?:(?:" + between + r")\s+)?(\d+(?:\.\d+)?)\s*-?\s*(" + units + r")\b"
+        r"(?=(?:\s+[a-z]+){0,2}?\s+(?:" + forms + r")\b)",
+        re.IGNORECASE,
+    )
+    after = re.compile(
+        r"(?<![\w.])(\d+(?:\.\d+)?)\s*(" + units + r")\s+(?:" + forms + r")\s*[x\u00d7]\s*(\d+)\b", re.IGNORECASE
+    )
+    return before, after, {k.lower(): v for k, v in raw["units"].items()}
+
+
+def _dose_totals(text: str, amounts: frozenset) -> frozenset:
+    """The totals a dose said as tablets of a strength makes ('two 400 mg tablets': 800 mg), each keyed as the
+    text's amount of that strength is (its period kept: 'every night'), for :func:`_amounts_differ`."""
+    patterns = _dose_patterns()
+    if patterns is None or not text:
+        return frozenset()
+    before, after, units = patterns
+    spelled, value = _spelled_scores()
+    said = spelled.sub(value, text)
+    out: set[tuple[float, str]] = set()
+    found = [(float(m.group(1)), float(m.group(2)), m.group(3)) for m in before.finditer(said)]
+    found += [(float(m.group(3)), float(m.group(1)), m.group(2)) for m in after.finditer(said)]
+    for count, strength, unit in found:
+        key = units.get(unit.lower())
+        if count <= 1 or key is None:
+            continue
+        for v, u in amounts:
+            if v == strength and u.split("/", 1)[0] == key:
+                out.add((count * strength, u))
+    return frozenset(out)
+
+
+@lru_cache(maxsize=1)
+def _duration_units() -> tuple[dict[str, float], frozenset[str], float]:
+    """contrasts.json's ``duration_units``: minutes in one of each unit of time, keyed as quantities() reads the unit
+    (as :func:`_mass_units` keys weights), the fraction words, and the ratio."""
+    raw = _contrasts_json().get("duration_units")
+    if not raw:
+        return {}, frozenset(), 0.0
+    minutes = {word_key(stem(form)): float(v) for k, v in raw["minutes"].items() for form in (k, k + "s")}
+    fractions = frozenset(word_key(stem(w)) for w in raw["fraction_words"])
+    return minutes, fractions, float(raw["ratio"])
+
+
+def _duration_differs(c_amounts: frozenset, o_amounts: frozenset, c_text: str = "", o_text: str = "") -> str | None:
+    """Lengths of time said in different units over the same period or none ("three hours a day" against "thirty
+    minutes a day"), compared in minutes with contrasts.json's ``duration_units``: they differ when every two lie
+    more than the ratio apart. A period both say in one unit is compared as said (above); a statement with a
+    fraction word is not compared ("half an hour" is read as an hour), nor a single minute or hour ("one minute
+    she's confused, the next she's with it": a fluctuation, not a length)."""
+    minutes, fractions, ratio = _duration_units()
+    if not minutes:
+        return None
+
+    def lengths(amounts: frozenset, text: str) -> dict[str, dict[str, set[float]]] | None:
+        if any(word_key(stem(t)) in fractions for t in tokenize(text)):
+            return None
+        out: dict[str, dict[str, set[float]]] = {}  # period ("" for none) -> unit -> minutes
+        for value, u in amounts:
+            unit, _, period = u.partition("/")
+            if unit in minutes and value != 1:  # 'one minute ... the next', 'muddled one hour': a turn of speech
+                out.setdefault(period, {}).setdefault(unit, set()).add(value * minutes[unit])
+        return out
+
+    c, o = lengths(c_amounts, c_text), lengths(o_amounts, o_text)
+    if not c or not o:
+        return None
+    for period in set(c) & set(o):
+        if set(c[period]) & set(o[period]):
+            continue  # a unit both say over this period (compared as said)
+        c_min = {v for vs in c[period].values() for v in vs}
+        o_min = {v for vs in o[period].values() for v in vs}
+        if all(x * ratio < y or y * ratio < x for x in c_min for y in o_min):
+            return "quantity differs in length of time (minutes)"
     return None
 
 
@@ -3146,6 +3305,8 @@ class ClinicalAdjudicator(Adjudicator):
         normal = normal_concepts(c, o)
         if not _may_share(c, o) and not (c.concepts and phrased) and not normal:
             return False
+        if scale_score_agrees(checkpoint, output):  # a scale's score said under another of its names
+            return statement_conflict(checkpoint, output) is None
         if not names_the_finding(c, o):
             return False
         # Every test below must pass; the share, the cheapest and the one most pairs fail, goes first.
