@@ -4001,6 +4001,11 @@ def _voiced_text(section: str, text: str, sex: str, names: tuple[str, ...], rela
             # "Father: Mattias Hedlund (46), electrician, lives ... with his partner Emma": the relative the label names,
             # said as mine ("My father, Mattias, ..."), and his household his (household_of_subject)
             clean = f"My {kin.group(1).lower()}, {clean[kin.end():]}"
+        if section != "family_history":
+            # "One son, Kauã, 8, lives with the mother.": his children counted, said as his (counted_children)
+            counted = re.match(data["counted_children"]["pattern"], clean)
+            if counted:
+                clean = counted.expand(data["counted_children"]["repl"]).replace(counted.group(1), counted.group(1).lower(), 1) + clean[counted.end():]
         framed = first_person(clean, section, sex)
         says = _quoted_as_said(text, framed, data)
         impersonal = True if says != framed else impersonal  # his own words as he said them ("Nothing feels shiok any more.")
