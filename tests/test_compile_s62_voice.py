@@ -76,7 +76,9 @@ MEETING = """Patient: BERG, Luca, 15 y, male. Lives with his mother and his brot
 
 2026-09-10 SCHOOL HEALTH TEAM MEETING (at the school). Present: principal, mentor, the mother, Luca for the first 15 minutes.
 School's account: absence 55% since the start of term. Mentor: 'He zones out. He rereads the same sentence, rubs out until the paper tears, starts a text five times.' Kurator: no bullying seen.
-Luca (while present): 'I can't be in class. My head's too loud.'"""
+Luca (while present): 'I can't be in class. My head's too loud.'
+
+2026-11-19 ELEVHALSA follow-up meeting (Teams). Present: mentor, kurator, the mother. Attendance since the adjusted timetable: about 60% of the reduced schedule; the special-education teacher: 'He works when the room is empty; if a lower-school class walks past the door he stops.' Grades at risk in several subjects."""
 
 
 def _told(tmp_path_factory, hpi: str) -> str:
@@ -136,3 +138,9 @@ def test_a_revised_formulation_is_the_consultants(told) -> None:
 def test_his_fathers_household_stays_his_fathers(told) -> None:
     assert "my partner" not in told, told
     assert "My father, Tomas Berg, electrician, lives 20 minutes away with his partner Maja and their daughter Elsa." in told, told
+
+
+def test_a_piece_of_a_teachers_quotation_is_the_teachers(meeting) -> None:
+    # the quotation torn in two facts by its semicolon: "'He works when the room is empty" was said "I work when the
+    # room is empty."
+    assert "I work when the room is empty" not in meeting and "walks past the door" not in meeting, meeting

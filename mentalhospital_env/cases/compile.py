@@ -1491,7 +1491,11 @@ def _scale_clause(said: list[Fact], spoken: dict[int, Voice], n: int, data: dict
             else:
                 scored[k] = False
                 out.append(f)
-        elif v and (not v.quote or _holds(f.text, v.words)):
+        elif v and (not v.quote or _holds(f.text, v.words) or (
+                len(re.findall(r"(?<!\w)['\u2018\"\u201c]|['\u2019\"\u201d](?!\w)", f.text)) % 2 == 1 and _within(f.text, [v.words]))):
+            # a piece torn from another's quotation (one mark of it, open or close) is theirs too ("the special-education
+            # teacher: 'He works when the room is empty; if a lower-school class walks past the door he stops.'" was said
+            # "I work when the room is empty.")
             out.append(replace(f, told=False, patient_says=None))
         else:
             out.append(f)
