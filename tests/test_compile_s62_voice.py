@@ -25,6 +25,7 @@ Father: Tomas Berg (46), electrician, lives 20 minutes away with his partner Maj
 2026-04-23 FIRST VISIT - Dr Nils Ek, ST-lakare. Luca and his mother.
 Luca alone: says he feels 'kinda down' most days since the autumn. Sleeps about 01-07 on school days.
 Status: tall, slim, hood. Quiet, slow to answer, little eye contact. Mood low by his account, affect restricted.
+Status: unconvicted, remanded in custody by the magistrates' court on 2 November.
 
 2026-05-28 DOCTOR'S VISIT - Dr Ek. Luca and mother.
 No better. Information on sertraline: effect after 4-6 weeks, side effects (stomach, sleep), the warning about suicidal thoughts in the first weeks in young people.
@@ -124,6 +125,8 @@ def test_a_relatives_label_before_her_view_gives_her_view(told) -> None:
 def test_the_examiners_status_is_not_his(told) -> None:
     for words in ("little eye contact", "affect restricted", "tall, slim"):
         assert words not in told, (words, told)
+    # a legal status under the same label is his to tell (uw-019's remand, compile.json clinician_label_unless)
+    assert "remanded in custody" in told, told
 
 
 def test_the_drug_information_given_is_not_a_symptom(told) -> None:

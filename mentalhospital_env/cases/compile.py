@@ -2405,7 +2405,7 @@ def sentence_voices(text: str, section: str, names: tuple[str, ...], whole: str,
             sentence_kind = line_kind
             if k == 0 and label:
                 sentence = f"{label.group(1)} {sentence}"
-                kind = _label_kind(label.group(1), kinds)  # a paragraph's label: its kind runs to the paragraph's end
+                kind = _label_kind(label.group(1), kinds, sentence)  # a paragraph's label: its kind runs to the paragraph's end
                 if kind == "scale":
                     # "AUDIT: 9/40. Drinks 4 cans a day.": a scale's total is the writer's, its own clause only
                     sentence_kind = kind
@@ -2414,7 +2414,7 @@ def sentence_voices(text: str, section: str, names: tuple[str, ...], whole: str,
             elif (inner := re.match(r"^((?:[^:.!?'\u2018\u201c\"()]|\([^()]*\)){1,60}?):\s+(?=\S)", sentence)):
                 # a label inside the paragraph ("... ECG per medics: U waves, QTc 452. On direct questioning she
                 # disclosed ...") gives its own sentence a kind, not the sentences after it
-                kind = _label_kind(inner.group(1), kinds)
+                kind = _label_kind(inner.group(1), kinds, sentence)
                 sentence_kind = None if kind == "history" else kind or line_kind
                 if _others_words_label(inner.group(1), pronoun, data):
                     other = True  # "... to CMHT duty. His words: 'I don't want to get her in trouble ...'" in her record
@@ -2456,7 +2456,7 @@ def _others_words_label(label: str, pronoun: str, data: dict[str, Any]) -> bool:
         words[1] in data["paragraph_speaker"]["account_nouns"] or words[1].removesuffix("s") in data["paragraph_speaker"]["account_nouns"])
 
 
-def _label_kind(label: str, kinds: dict[str, Any]) -> str | None:
+def _label_kind(label: str, kinds: dict[str, Any], value: str = "") -> str | None:
     """The kind of writing a label opens, from its first words outside brackets: ``"clinician"`` (the writer's own:
     "Impression (01-Dec)", "Recommendations to GIM", "O", "Capacity (...)"), ``"family"`` (relatives' histories:
     "Family history"), ``"history"`` (the patient's told history: "HPI (patient's account)", "S", "Social"),
@@ -2465,6 +2465,9 @@ def _label_kind(label: str, kinds: dict[str, Any]) -> str | None:
     words = re.findall(r"[a-z0-9/'&-]+", re.split(r"\s+-\s+", outside)[0])
     if len(words) > 1 and words[0] in kinds["clinician_label_modifiers"]:
         words = words[1:]  # "Revised formulation (Dr ...)": the formulation still (clinician_label_modifiers)
+    unless = kinds["clinician_label_unless"].get(" ".join(words))
+    if unless and re.search(unless, value, re.IGNORECASE):
+        return None  # "Status: unconvicted, remanded in custody ...": a legal status he knows, not the examiner's
     if not words or len(words) > 4:
         return None  # "Results explained plainly and without blame:" is a sentence's opening, no label
     for head in (" ".join(words[:3]), " ".join(words[:2]), words[0]):
