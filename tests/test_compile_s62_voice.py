@@ -77,7 +77,7 @@ MEETING = """Patient: BERG, Luca, 15 y, male. Lives with his mother and his brot
 
 2026-09-10 SCHOOL HEALTH TEAM MEETING (at the school). Present: principal, mentor, the mother, Luca for the first 15 minutes.
 School's account: absence 55% since the start of term. Mentor: 'He zones out. He rereads the same sentence, rubs out until the paper tears, starts a text five times.' Kurator: no bullying seen.
-Luca (while present): 'I can't be in class. My head's too loud.'
+Luca (while present): 'I can't be in class. My head's too loud.' Mood: 'it's fine, I'm just tired all the time'.
 
 2026-11-19 ELEVHALSA follow-up meeting (Teams). Present: mentor, kurator, the mother. Attendance since the adjusted timetable: about 60% of the reduced schedule; the special-education teacher: 'He works when the room is empty; if a lower-school class walks past the door he stops.' Grades at risk in several subjects."""
 
@@ -116,6 +116,8 @@ def test_a_role_label_after_a_relatives_quotation_is_no_name_of_his(told, meetin
     for said in (told, meeting):
         assert "zones out" not in said and "rereads" not in said, said
     assert "I can't be in class" in meeting, meeting
+    # a topic label before his own words after the father's quotation stays his (uw-027's "Mood: 'I dey kampe!'")
+    assert "just tired all the time" in meeting, meeting
 
 
 def test_a_relatives_label_before_her_view_gives_her_view(told) -> None:

@@ -3128,7 +3128,8 @@ def _labelled_quotes_plain_(text: str, names: tuple[str, ...], data: dict[str, A
         is_patient = (
             low in data["patient_nouns"] or label in names
             or (relative_spoke and " " not in label and low not in others and not low.endswith("'s")
-                and not _known(low))  # a name, never a role ("Mentor: 'He zones out ...'" after the father's words)
+                and low not in data["role_labels"] and low not in _attribution()["staff_titles"])
+            # a name, never a role ("Mentor: 'He zones out ...'" after the father's words, compile.json role_labels)
         )
         if not is_patient and low not in data["people_nouns"]:
             continue  # a referrer's words ("GP: 'health anxiety ...'") stay with the sentence around them
