@@ -2082,9 +2082,8 @@ class Voice:
     quote: bool = False
 
 
-# a note's date-and-time stamp at the start of a line ("3/15/27 1630 ", "15 April 2027 1600 ", "3/15-16/27 ", and the
-# ISO "2026-07-09 " of a Swedish journal print, uw-035, whose telephone notes with the father were told as the boy's)
-_STAMP = re.compile(r"^(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}(?:[/-]\d{1,2}){1,3}|\d{1,2} [A-Z][a-z]+(?: \d{4})?)(?:\s+(?:\d{3,4}h?|\d{1,2}:\d{2})\b)?[\s,:-]*")
+# a note's date-and-time stamp at the start of a line ("3/15/27 1630 ", "15 April 2027 1600 ", "3/15-16/27 ")
+_STAMP = re.compile(r"^(?:\d{1,2}(?:[/-]\d{1,2}){1,3}|\d{1,2} [A-Z][a-z]+(?: \d{4})?)(?:\s+(?:\d{3,4}h?|\d{1,2}:\d{2})\b)?[\s,:-]*")
 
 
 def _entry_heading(line: str) -> bool:
@@ -2369,10 +2368,12 @@ def sentence_voices(text: str, section: str, names: tuple[str, ...], whole: str,
                       or _relation_view(label.group(1), para[label.end():], data, people)):
             other = True
             entry = entry or bool(stamp)  # "10 November 2026 14:20 COLLATERAL, TELEPHONE: partner ...": the entry's lines
-        elif label and stamp and (opening := _opening_label(para[label.end():])) and _label_speaker(
-                f"{label.group(1)} - {opening}", data, section, people):
+        elif label and (stamp or re.match(r"\d{4}-\d{1,2}-\d{1,2}\s", para)) and (
+                opening := _opening_label(para[label.end():])) and _label_speaker(f"{label.group(1)} - {opening}", data, section, people):
             # "2026-07-09 Telephone - father (incoming call to the nurse). ..." (its dash read as a label's colon): a
-            # dated entry whose label is a telling and whose value opens on a lay person is that person's, to a blank line
+            # dated entry whose label is a telling and whose value opens on a lay person is that person's, to a blank
+            # line. The ISO date is read here only: as every line's stamp it gave uw-031's letters and case-manager
+            # notes to others and silenced his own history ("He hears his name called from the hallway ...")
             other = entry = True
         elif label and not set(re.findall(r"[a-z]+", label.group(1).lower())) & (
                 set(data["source_labels"]) | set(data["document_nouns"])):  # "GP letter (Dr ...):" is a referrer's
