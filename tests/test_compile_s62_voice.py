@@ -28,7 +28,7 @@ Status: tall, slim, hood. Quiet, slow to answer, little eye contact. Mood low by
 Status: unconvicted, remanded in custody by the magistrates' court on 2 November.
 
 2026-05-28 DOCTOR'S VISIT - Dr Ek. Luca and mother.
-No better. Information on sertraline: effect after 4-6 weeks, side effects (stomach, sleep), the warning about suicidal thoughts in the first weeks in young people.
+No better. Agreed homework: notice the checking and write down how long. Information on sertraline: effect after 4-6 weeks, side effects (stomach, sleep), the warning about suicidal thoughts in the first weeks in young people.
 
 2026-07-09 Telephone - father (incoming call to the nurse). Father's account: Luca came for one night at the summer house and 'went weird'. Father thinks he is 'rude to Maja'. Also angry that Anna 'lets him sleep till two'.
 
@@ -133,6 +133,7 @@ def test_the_examiners_status_is_not_his(told) -> None:
 
 def test_the_drug_information_given_is_not_a_symptom(told) -> None:
     assert "4 to 6 weeks" not in told and "warning about suicidal thoughts" not in told, told
+    assert "write down how long" not in told, told  # the therapist's homework, no answer of his
 
 
 def test_a_revised_formulation_is_the_consultants(told) -> None:
