@@ -441,7 +441,12 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
                   lambda m: "my " + m.group(1).lower(), text, flags=re.IGNORECASE)
     relative_first = re.match(data["relative_first_pattern"], text, re.IGNORECASE)
     if relative_first and section != "family_history":
-        said = _swap_simple(f"My {relative_first.group(1).lower()}{text[relative_first.end(1):]}", person)
+        said = f"My {relative_first.group(1).lower()}{text[relative_first.end(1):]}"
+        # "Father lives nearby with his partner Emma": the relative's own household keeps its "his" (household_of_subject)
+        theirs = [t for t in nlp(said) if t.lower_ == person.possessive and _another_persons(t, person)]
+        for t in reversed(theirs):
+            said = said[:t.idx] + "\x00" + said[t.idx:]
+        said = _swap_simple(said, person).replace("\x00", "")
         return _finish(said)
     if section == "family_history":
         own = nlp(text)
@@ -1187,12 +1192,33 @@ def _another_persons(pronoun, person: _Person) -> bool:
             return speaker is not None and _named_other(speaker, person) and any(
                 c.dep_ in ("dative", "dobj") and c.i < verb.i for c in teller.children)
         return False
+    if pronoun.lower_ == person.possessive and _household_of_subject(pronoun, verb, subject, person):
+        return True  # "Father ... lives 20 minutes away with his partner Emma": the father's partner
     if _poss_dep(pronoun) or _owned_noun_after(pronoun) or (
             pronoun.i + 1 < len(pronoun.doc) and pronoun.doc[pronoun.i + 1].lower_ in _data()["possessive_before"]):
         return False  # "She sits with her back to the wall", "called her aunt": a possessive "her" is hers
     if pronoun.lower_ == person.object and pronoun.tag_ == "PRP" and pronoun.dep_ in ("dobj", "pobj", "iobj", "dative", "appos"):
         return subject.lower_ == person.subject and subject.i < pronoun.i
     return False
+
+
+def _household_of_subject(pronoun, verb, subject, person: _Person) -> bool:
+    """Whether a possessive ``pronoun`` names a relative in the company of a verb of living ("lives ... with his
+    partner Emma") whose subject is another person: a relative sharing the patient's pronouns ("Father lives with
+    his partner") or a named other ("Mattias Hedlund, electrician, lives ... with his partner"). A family member's
+    household is theirs (``compile.json`` ``household_of_subject``)."""
+    rules, data = _data()["household_of_subject"], _data()
+    if subject is None or verb.lemma_.lower() not in rules["verbs"]:
+        return False
+    owned, prep = pronoun.head, pronoun.head.head
+    while owned.dep_ == "conj" and owned.head.i != owned.i:
+        owned = owned.head
+        prep = owned.head
+    if owned.lower_ not in rules["owned"] and owned.lemma_.lower() not in rules["owned"] or prep.lower_ not in rules["prepositions"]:
+        return False
+    if subject.lower_ in (person.subject, "i", "we") or subject.lower_ in data["patient_nouns"]:
+        return False
+    return subject.lower_ in person.others or _named_other(subject, person)
 
 
 def _taken_to_theirs(pronoun, verb, subject, person: _Person) -> bool:
@@ -1465,7 +1491,11 @@ def _scale_clause(said: list[Fact], spoken: dict[int, Voice], n: int, data: dict
             else:
                 scored[k] = False
                 out.append(f)
-        elif v and (not v.quote or _holds(f.text, v.words)):
+        elif v and (not v.quote or _holds(f.text, v.words) or (
+                len(re.findall(r"(?<!\w)['\u2018\"\u201c]|['\u2019\"\u201d](?!\w)", f.text)) % 2 == 1 and _within(f.text, [v.words]))):
+            # a piece torn from another's quotation (one mark of it, open or close) is theirs too ("the special-education
+            # teacher: 'He works when the room is empty; if a lower-school class walks past the door he stops.'" was said
+            # "I work when the room is empty.")
             out.append(replace(f, told=False, patient_says=None))
         else:
             out.append(f)
@@ -2012,6 +2042,22 @@ def _label_speaker(label: str, data: dict[str, Any], section: str = "", people: 
         w in rules["telling_words"] or w in rules["account_nouns"] for w in bare)
 
 
+def _relation_view(label: str, value: str, data: dict[str, Any], people: frozenset[str]) -> bool:
+    """Whether a label naming one lay person alone ("Mother:", "Father (Rob):") opens that person's view: its value
+    opens, with no subject, on a verb of their telling or judging (attribution.json relation_view_verbs: "Mother:
+    disagrees that it is social anxiety, 'he was never shy'; thinks it is depression ..."). A bare relation with a
+    description ("Father (Rob, 56, farmer): lives on the farm") stays about them, as before."""
+    outside = re.findall(r"[^\W\d_]+", re.sub(r"\([^()]*\)", " ", label.lower()))
+    if len(outside) != 1 or outside[0] not in (_lay_people(data) | people):
+        return False
+    first = re.match(r"\s*([a-z]+)\b", value)
+    if not first:
+        return False
+    word = first.group(1)
+    verbs = set(_attribution()["relation_view_verbs"])
+    return any(word == v + end for v in verbs for end in ("s", "es", "d", "ed"))
+
+
 def _find_sentence(text: str, sentence: str, at: int) -> int:
     """Where ``sentence`` (a sentence :func:`split_sentences` gave of a part of ``text``) begins in ``text`` at or
     after ``at``; -1 where its words were rejoined (a sentence mended across an abbreviation)."""
@@ -2314,9 +2360,21 @@ def sentence_voices(text: str, section: str, names: tuple[str, ...], whole: str,
         label = re.match(r"^((?:[^:.!?'\u2018\u201c\"()]|(?<=\w)['\u2019](?=s\b)|\([^()]*\)){1,100}?):\s+(?=\S)", para)
         line_kind = "clinician" if only_line else block
         other = entry
-        if label and _label_speaker(label.group(1), data, section, people):
+        if label and re.findall(r"[^\W\d_]+", re.sub(r"\([^()]*\)", " ", label.group(1)))[:1] in [[n] for n in names]:
+            # "Oscar (while present): 'I can't be in class ...'" in the school's meeting entry: a line under the
+            # patient's own name is his again, whoever's entry it stands in
+            other = entry = False
+        elif label and (_label_speaker(label.group(1), data, section, people)
+                      or _relation_view(label.group(1), para[label.end():], data, people)):
             other = True
             entry = entry or bool(stamp)  # "10 November 2026 14:20 COLLATERAL, TELEPHONE: partner ...": the entry's lines
+        elif label and (stamp or re.match(r"\d{4}-\d{1,2}-\d{1,2}\s", para)) and (
+                opening := _opening_label(para[label.end():])) and _label_speaker(f"{label.group(1)} - {opening}", data, section, people):
+            # "2026-07-09 Telephone - father (incoming call to the nurse). ..." (its dash read as a label's colon): a
+            # dated entry whose label is a telling and whose value opens on a lay person is that person's, to a blank
+            # line. The ISO date is read here only: as every line's stamp it gave uw-031's letters and case-manager
+            # notes to others and silenced his own history ("He hears his name called from the hallway ...")
+            other = entry = True
         elif label and not set(re.findall(r"[a-z]+", label.group(1).lower())) & (
                 set(data["source_labels"]) | set(data["document_nouns"])):  # "GP letter (Dr ...):" is a referrer's
             other = other or _reports(split_sentences(para[label.end():])[0], names, whole, data, pronoun, opening=True) == "other"
@@ -2348,7 +2406,7 @@ def sentence_voices(text: str, section: str, names: tuple[str, ...], whole: str,
             sentence_kind = line_kind
             if k == 0 and label:
                 sentence = f"{label.group(1)} {sentence}"
-                kind = _label_kind(label.group(1), kinds)  # a paragraph's label: its kind runs to the paragraph's end
+                kind = _label_kind(label.group(1), kinds, sentence)  # a paragraph's label: its kind runs to the paragraph's end
                 if kind == "scale":
                     # "AUDIT: 9/40. Drinks 4 cans a day.": a scale's total is the writer's, its own clause only
                     sentence_kind = kind
@@ -2357,7 +2415,7 @@ def sentence_voices(text: str, section: str, names: tuple[str, ...], whole: str,
             elif (inner := re.match(r"^((?:[^:.!?'\u2018\u201c\"()]|\([^()]*\)){1,60}?):\s+(?=\S)", sentence)):
                 # a label inside the paragraph ("... ECG per medics: U waves, QTc 452. On direct questioning she
                 # disclosed ...") gives its own sentence a kind, not the sentences after it
-                kind = _label_kind(inner.group(1), kinds)
+                kind = _label_kind(inner.group(1), kinds, sentence)
                 sentence_kind = None if kind == "history" else kind or line_kind
                 if _others_words_label(inner.group(1), pronoun, data):
                     other = True  # "... to CMHT duty. His words: 'I don't want to get her in trouble ...'" in her record
@@ -2399,13 +2457,18 @@ def _others_words_label(label: str, pronoun: str, data: dict[str, Any]) -> bool:
         words[1] in data["paragraph_speaker"]["account_nouns"] or words[1].removesuffix("s") in data["paragraph_speaker"]["account_nouns"])
 
 
-def _label_kind(label: str, kinds: dict[str, Any]) -> str | None:
+def _label_kind(label: str, kinds: dict[str, Any], value: str = "") -> str | None:
     """The kind of writing a label opens, from its first words outside brackets: ``"clinician"`` (the writer's own:
     "Impression (01-Dec)", "Recommendations to GIM", "O", "Capacity (...)"), ``"family"`` (relatives' histories:
     "Family history"), ``"history"`` (the patient's told history: "HPI (patient's account)", "S", "Social"),
     ``"scale"`` (a rating scale's name, "AUDIT", "PHQ-9": the writer's score clause only), or ``None`` (a label of no kind: "Suicide screen (1 Dec)", "Insulin (told only when asked ...)")."""
     outside = re.sub(r"\([^()]*\)?", " ", label.lower().replace("\u2019", "'"))
     words = re.findall(r"[a-z0-9/'&-]+", re.split(r"\s+-\s+", outside)[0])
+    if len(words) > 1 and words[0] in kinds["clinician_label_modifiers"]:
+        words = words[1:]  # "Revised formulation (Dr ...)": the formulation still (clinician_label_modifiers)
+    unless = kinds["clinician_label_unless"].get(" ".join(words))
+    if unless and re.search(unless, value, re.IGNORECASE):
+        return None  # "Status: unconvicted, remanded in custody ...": a legal status he knows, not the examiner's
     if not words or len(words) > 4:
         return None  # "Results explained plainly and without blame:" is a sentence's opening, no label
     for head in (" ".join(words[:3]), " ".join(words[:2]), words[0]):
@@ -3065,7 +3128,9 @@ def _labelled_quotes_plain_(text: str, names: tuple[str, ...], data: dict[str, A
         low = re.sub(r"^(?:the|her|his)\s+", "", label.lower())
         is_patient = (
             low in data["patient_nouns"] or label in names
-            or (relative_spoke and " " not in label and low not in others and not low.endswith("'s"))
+            or (relative_spoke and " " not in label and low not in others and not low.endswith("'s")
+                and low not in data["role_labels"] and low not in _attribution()["staff_titles"])
+            # a name, never a role ("Mentor: 'He zones out ...'" after the father's words, compile.json role_labels)
         )
         if not is_patient and low not in data["people_nouns"]:
             continue  # a referrer's words ("GP: 'health anxiety ...'") stay with the sentence around them
@@ -3940,6 +4005,16 @@ def _voiced_text(section: str, text: str, sex: str, names: tuple[str, ...], rela
             raw = re.sub(pattern, repl, raw)
         says = _medicines(raw, data, clean)
     else:
+        kin = re.match(r"^([A-Z][a-z]+):\s+(?=[A-Z][a-z]+\b)", clean)
+        if kin and kin.group(1).lower() in data["household_of_subject"]["labels"] and section != "family_history":
+            # "Father: Mattias Hedlund (46), electrician, lives ... with his partner Emma": the relative the label names,
+            # said as mine ("My father, Mattias, ..."), and his household his (household_of_subject)
+            clean = f"My {kin.group(1).lower()}, {clean[kin.end():]}"
+        if section != "family_history":
+            # "One son, Kauã, 8, lives with the mother.": his children counted, said as his (counted_children)
+            counted = re.match(data["counted_children"]["pattern"], clean)
+            if counted:
+                clean = counted.expand(data["counted_children"]["repl"]).replace(counted.group(1), counted.group(1).lower(), 1) + clean[counted.end():]
         framed = first_person(clean, section, sex)
         says = _quoted_as_said(text, framed, data)
         impersonal = True if says != framed else impersonal  # his own words as he said them ("Nothing feels shiok any more.")
