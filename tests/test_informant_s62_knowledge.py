@@ -20,8 +20,8 @@ RECORD = {
                                       "He vapes most days, bought from older boys.\n"
                                       "In March he took his father's diazepam tablets from the bathroom cabinet and "
                                       "counted them.\n"
-                                      "He picks the skin on his fingers until they bleed; wanted it not told to his "
-                                      "mother.\n"
+                                      "Asked about self-harm: said he picks the skin on his fingers until they "
+                                      "bleed, 'to calm down'; showed the marks; wanted it not told to his mother.\n"
                                       "Seen alone (told only when asked directly and seen alone): he burns his wrist "
                                       "with a lighter.",
         "past_psychiatric_history": "None.",

@@ -130,17 +130,22 @@ class Informant:
             return False
         return (self.answers_for and section.startswith("risk_assessment")) or not clinician_only(section, text)
 
+    def kept_from(self, text: str) -> bool:
+        """Whether a sentence of the record says it was kept from them ("wanted it not told to his mother", "has not
+        told his mother": ``does_not_know.kept``); the patient's :meth:`Patient.respond` keeps the whole sentence from
+        them, its parts too ("said he scratches his forearm ...; wanted it not told to his mother")."""
+        who = "|".join(dict(_RELATIONS).get(self.relation, ()) or ("parent",))
+        return any(re.search(cue.replace("{who}", who), text, re.IGNORECASE)
+                   for cue in _informant_cues()["does_not_know"]["kept"])
+
     def knows_of(self, text: str, gate: str | None = None) -> bool:
         """Whether a sentence of the record is theirs to know (``does_not_know`` of ``data/informant.json``): not what
         the patient tells only when seen alone (``gate`` ``"alone"``), nor what the record says was kept from them
         ("wanted it not told to his mother"), nor what the persona says they do not know (uw-035's Sara, who "does not
         know ... that he counted her zopiklon", said "he found my zopiklon in my handbag")."""
-        if gate == "alone":
+        if gate == "alone" or self.kept_from(text):
             return False
         data = _informant_cues()["does_not_know"]
-        who = "|".join(dict(_RELATIONS).get(self.relation, ()) or ("parent",))
-        if any(re.search(cue.replace("{who}", who), text, re.IGNORECASE) for cue in data["kept"]):
-            return False
         if not self.unknown:
             return True
         said = _stems(text)

@@ -295,6 +295,7 @@ class Patient:
         self._corrections_said: set[str] = set()
         self._corrected_on: set[str] = set()
         self._worries_said = False
+        self._kept_sentences: frozenset[str] | None = None  # the record sentences kept from the person present
         self.reset(seed)
 
     # -- public state ------------------------------------------------------------------------------
@@ -320,6 +321,17 @@ class Patient:
         """Whether the patient is seen without the person who came with them: they were sent out before the start, or
         the doctor has asked them out and not yet back (the chart turn's ``alone``)."""
         return self._companion_out
+
+    def _companion_knows(self, fact: IndexedFact) -> bool:
+        """Whether the person present knows a fact of the record (:meth:`Informant.knows_of`), and no part of its record
+        sentence says it was kept from them (uw-035: "said he scratches his forearm 'sometimes' ...; wanted it not told
+        to his mother" is one sentence, its scratching said by his mother)."""
+        informant = self.informant
+        if informant is None or not informant.knows_of(fact.fact.text, fact.fact.gate):
+            return False
+        if self._kept_sentences is None:
+            self._kept_sentences = frozenset(f.id.split(".")[0] for f in self.index.facts if informant.kept_from(f.fact.text))
+        return fact.id.split(".")[0] not in self._kept_sentences
 
     def _in_company(self) -> bool:
         """Whether the person who came with the patient is in the room now."""
@@ -769,12 +781,13 @@ class Patient:
                     parts.append("I'm not sure, to be honest.")
                 facts = kept
                 # what only the clinician knows (the risk formulation, the examination) is not theirs to say
-                if facts and not any(informant.knows_of(f.fact.text, f.fact.gate) for f in facts):
+                if facts and not any(self._companion_knows(f) for f in facts):
                     # all that was recalled is what they do not know (what he tells only alone, what was kept from
                     # them): they know of nothing, as a parent who has not been told would say
                     parts.append(informant.none_known(item.subject, plan.question))
                 for f in facts:
-                    if not ((f.fact.told or not f.leaks) and informant.tells(f.fact.section, f.fact.text, f.fact.gate)):
+                    if not ((f.fact.told or not f.leaks) and informant.tells(f.fact.section, f.fact.text, f.fact.gate)
+                            and self._companion_knows(f)):
                         continue
                     said = informant.say(f.fact.text, f.fact.section, f.fact.patient_says)
                     if informant.answers_for and self.representation is not None and f.fact.section not in CHART_LISTS:
@@ -786,9 +799,9 @@ class Patient:
                     parts.append(said)
             elif item.stance == DENY:
                 said = [informant.say(f.fact.text, f.fact.section, f.fact.patient_says) for f in item.facts
-                        if informant.knows_of(f.fact.text, f.fact.gate)]
+                        if self._companion_knows(f)]
                 parts.extend(said or [informant.denial(plan.question)])
-            elif item.stance == WITHHELD and not any(informant.knows_of(f.fact.text, f.fact.gate) for f in item.facts):
+            elif item.stance == WITHHELD and not any(self._companion_knows(f) for f in item.facts):
                 parts.append(informant.none_known(item.subject, plan.question))  # not theirs to hold back: unknown
             elif item.stance == WITHHELD:
                 parts.append("That's something we'd rather talk about later, if that's all right.")
