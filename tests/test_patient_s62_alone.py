@@ -56,3 +56,8 @@ def test_seen_alone_and_asked_directly_he_tells_it() -> None:
 def test_back_in_the_room_the_gate_closes_again_for_what_is_untold() -> None:
     _, _, reply = _replies(OUT, BACK, ASK)
     assert "blade" not in reply.text and "razor" not in reply.text, reply.text
+
+
+def test_seen_alone_an_open_question_on_the_illness_does_not_draw_it_out() -> None:
+    _, reply = _replies(OUT, "Was anything going on in your life around the time it started?")
+    assert "razor" not in reply.text and "blade" not in reply.text, reply.text

@@ -51,6 +51,7 @@ from .check import ClaimChecker, facts_expressed
 from .decide import Decision, focus_asked, gate, gives_focus, in_company, on_focus, refuse, said_again
 from .embedding_reader import check_topic_reader
 from .informant import CHART_LISTS, CHILD_AGE, correction_subject, informant_for, without_measures
+from .informant import _informant_cues as _informant_data
 from .question import Question, read_question
 from .reading import CLOSED_WORLD_KINDS, cosine, load_memory_cues, stable_seed
 from .timeline import says_when, timeline, without_time_anchor
@@ -517,7 +518,8 @@ class Patient:
             if focused is not decision.plan:
                 first = (decision, text, self._say_state())
                 decision = replace(decision, plan=gate(
-                    focused, self._may_disclose(decision.speaker), self.memory.state.disclosed, self.index))
+                    focused, self._may_disclose(decision.speaker, _with_subjects(question, focused)),
+                    self.memory.state.disclosed, self.index))
                 self._say_state(before)  # said once: the words chosen for the reply let go are not remembered
                 text = self._check(decision, self._say(decision))
                 if (not gives_focus(question, text) and not any(i.stance == UNKNOWN for i in focused.items)) or any(
@@ -620,7 +622,7 @@ class Patient:
             if item.stance not in (AFFIRM, TELL, WITHHELD) or item.subject == "similar":
                 items.append(item)
                 continue
-            about = {item.subject} | asked_topics
+            about = ({item.subject} | asked_topics) - set(_informant_data()["room"]["not_direct"])
             concepts = {item.subject} | asked_concepts
             on = [f for f in alone if f.present and (set(f.topics) & about or f.affirms & concepts)]
             groups = list(dict.fromkeys(f.id.split(".")[0] for f in on))[: max(per_topic or 1, 1)]
@@ -636,7 +638,27 @@ class Patient:
                                     True, item.about_other))
         return replace(plan, items=tuple(items)) if changed else plan
 
-    def _may_disclose(self, speaker: str):
+    def _asked_directly(self, fact: IndexedFact, question: Question | None) -> bool:
+        """Whether the question asks directly about a fact he tells only when seen alone: on one of its topics other
+        than the illness's frame (``room.not_direct`` of ``data/informant.json``: when it started, what set it off),
+        or on a concept it states ("Have you ever cut yourself?", "Do you have access to any tablets at home?"; not
+        "Was anything going on in your life around the time it started?", uw-032's moneylender)."""
+        if question is None:
+            return False
+        frame = set(_informant_data()["room"]["not_direct"])
+
+        def on(f: IndexedFact) -> bool:
+            return bool((set(f.topics) - frame) & set(question.topics)) or bool(f.affirms & set(question.concepts))
+
+        if on(fact):
+            return True
+        # a part of its sentence that names no topic of its own goes with the part asked about ("he keeps the blade in
+        # his pencil case" with the cuts)
+        group = fact.id.split(".")[0]
+        return not fact.topics and any(f.id.split(".")[0] == group and f.fact.gate == "alone" and on(f)
+                                       for f in self.index.facts)
+
+    def _may_disclose(self, speaker: str, question: Question | None = None):
         """What rapport lets the speaker tell (``None``: everything). The patient's guardedness is his own: the one
         who gives an adult's history tells what she has seen whatever he keeps back (uw-031's mother, asked whether
         he has ever hurt anyone, said "That's something we'd rather talk about later" of the April push she gives in
@@ -647,7 +669,7 @@ class Patient:
         if speaker == "patient" and self.seen_alone:
             # what he tells only when seen alone waits for that, not for rapport: asked directly with the room empty,
             # he tells it (uw-035: "Only when his mother is out of the room and he is asked directly does he tell")
-            return lambda fact: fact.fact.gate == "alone" or rep.may_disclose(fact)
+            return lambda fact: (fact.fact.gate == "alone" and self._asked_directly(fact, question)) or rep.may_disclose(fact)
         return rep.may_disclose
 
     def _decide(self, question: Question, plan: AnswerPlan) -> Decision:
@@ -659,7 +681,7 @@ class Patient:
         speaker = "patient"
         if self._in_company() and self.informant.answers(question.text, question.topics, self.child):
             speaker = "informant"
-        plan = gate(plan, self._may_disclose(speaker), memory.state.disclosed, self.index)
+        plan = gate(plan, self._may_disclose(speaker, _with_subjects(question, plan)), memory.state.disclosed, self.index)
         if speaker == "patient" and self._in_company():
             plan = in_company(plan)  # what he tells only when seen alone waits for the room to empty
         plan = said_again(plan, self.index)
@@ -836,7 +858,8 @@ class Patient:
             fact = line.fact
             if fact is not None and rep is not None and (
                     (fact.fact.gate == "alone" and self._in_company())
-                    or not (rep.may_disclose(fact) or (fact.fact.gate == "alone" and self.seen_alone))):
+                    or not (rep.may_disclose(fact)
+                            or (fact.fact.gate == "alone" and self.seen_alone and self._asked_directly(fact, question)))):
                 withheld.append(fact.id)
                 parts.append(rep.voice.pick("withhold", rng))
                 continue
@@ -912,6 +935,12 @@ class Patient:
                 self._record_disclosed.setdefault(fid, None)
         self.transcript.append(_Turn(pending.question.text, reply.text))
         return reply
+
+
+def _with_subjects(question: Question, plan: AnswerPlan) -> Question:
+    """The question with the subjects its answer plan answers as its topics (recall reads "any medicines or tablets at
+    home" as the medicines): what it asks directly (:meth:`Patient._asked_directly`)."""
+    return replace(question, topics=tuple(dict.fromkeys((*question.topics, *(i.subject for i in plan.items)))))
 
 
 def _named_stems(text: str) -> set[str]:
