@@ -40,6 +40,8 @@ def turns_of(suite: str, case_ids: list[str], variant: str, seed: int) -> list[t
         for turn in record["chart"]["turns"]:
             if turn.get("doctor") and turn.get("patient"):
                 mark = " (informant)" if turn.get("speaker") == "informant" else ""
+                # the patient seen without the person who came with them (asked out, or sent out before the start)
+                mark += " (seen alone)" if turn.get("alone") else ""
                 # what the person present said after the patient's reply (a correction), on its own line
                 added = f"\n  P (informant, after): {turn['added']}" if turn.get("added") else ""
                 out.append((case_id, turn["doctor"], turn["patient"], mark, added))

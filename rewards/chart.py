@@ -26,6 +26,9 @@ class Turn:
     # what the person present said after the patient's reply (a correction of theirs: "It was a box of wine a week,
     # not a small glass."), never the patient's words
     added: str = ""
+    # whether the patient was seen without the person who came with them (sent out before the start, or asked to
+    # step out by the doctor and not yet back); a turn with nobody who came, or with them in the room, is False
+    alone: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"doctor": self.doctor, "patient": self.patient, "fact_ids": list(self.fact_ids)}
@@ -33,12 +36,14 @@ class Turn:
             out["speaker"] = self.speaker
         if self.added:
             out["added"] = self.added
+        if self.alone:
+            out["alone"] = True
         return out
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> "Turn":
         return cls(raw["doctor"], raw["patient"], tuple(raw.get("fact_ids", ())), raw.get("speaker", "patient"),
-                   raw.get("added", ""))
+                   raw.get("added", ""), bool(raw.get("alone", False)))
 
 
 @dataclass(frozen=True)

@@ -1400,10 +1400,13 @@ def _compile_facts(ehr, sex, data, tax, no_allergy, names, relatives, record_tex
                    has_sensitive_concept, relatives_named, record_topics) -> tuple[Fact, ...]:
     facts: list[Fact] = []
     gated: list[frozenset[str]] = []  # the sentences a writer's disclosure note gates, as word sets
+    alone: list[frozenset[str]] = []  # those told only when the patient is seen alone (gate_kinds)
     for section, whole_text in ehr.sections():
         n = 0
-        whole_text, notes = disclosure_gates(expand_abbreviations(whole_text, record_order))
+        whole_text, kinds = gate_kinds(expand_abbreviations(whole_text, record_order))
+        notes = [words for words, _kind in kinds]
         gated.extend(notes)
+        alone.extend(words for words, kind in kinds if kind == "alone")
         _GATED.set(tuple(notes))
         # who speaks each sentence (sentence_voices): another's account (a caller's, a relative's collateral entry or
         # paragraph, a relative's quoted words) is chart-only, never the patient's own
@@ -1445,6 +1448,8 @@ def _compile_facts(ehr, sex, data, tax, no_allergy, names, relatives, record_tex
     facts = _untitled(facts, ehr)
     if gated:
         facts = [replace(f, sensitive=True) if _within(f.text, gated) else f for f in facts]
+    if alone:
+        facts = [replace(f, gate="alone") if _within(f.text, alone) else f for f in facts]
     facts = _lists_whole(facts, data)
     facts = _others_named(facts, sex, data, _named_sexes(record_text, names, data), names)
     facts = _whose_pass(facts, names, record_text, data, sex)
@@ -1899,11 +1904,27 @@ def disclosure_gates(text: str) -> tuple[str, list[frozenset[str]]]:
     the whole paragraph when the note follows the paragraph's opening label ("Guns (told only when asked ...):
     bf owns a handgun ...", "SI (told only when asked directly, ...): ..."), otherwise the sentence that holds it.
     :func:`compile_facts` marks the facts of gated sentences ``sensitive`` (told only when asked, and only
-    with rapport: the case format's disclosure gate)."""
+    with rapport: the case format's disclosure gate); :func:`gate_kinds` says which of them are told only when the
+    patient is seen alone."""
+    text, gates = gate_kinds(text)
+    return text, [words for words, _kind in gates]
+
+
+def gate_kinds(text: str) -> tuple[str, list[tuple[frozenset[str], str | None]]]:
+    """:func:`disclosure_gates` with the kind of each gate: ``"alone"`` where the note says the patient tells it only
+    when seen alone, without the person who came with them ("(told only when asked directly and seen alone)",
+    ``compile.json`` ``disclosure_alone``), else ``None`` (told when asked, with rapport). The compiled fact keeps
+    it (:attr:`Fact.gate`): uw-035's cutting and his count of his mother's zopiklon, marked so, were an ordinary
+    sensitive mark (stop 61), told as freely with his mother beside him as alone."""
     note = re.compile(_data()["disclosure_note"], re.IGNORECASE)
+    alone = re.compile(_data()["disclosure_alone"], re.IGNORECASE)
+
+    def kind(found: re.Match | None) -> str | None:
+        return "alone" if found is not None and alone.search(found.group(0)) else None
+
     if not note.search(text):
         return text, []
-    gated: list[frozenset[str]] = []
+    gated: list[tuple[frozenset[str], str | None]] = []
     out: list[str] = []
     for para in re.split(r"(\n\s*\n)", text):
         if not note.search(para):
@@ -1911,11 +1932,12 @@ def disclosure_gates(text: str) -> tuple[str, list[frozenset[str]]]:
             continue
         head = re.match(r"^(\s*[^.:;()\n]{1,48}?)\s*(\([^()]*\))\s*:", para)
         if head and note.fullmatch(head.group(2).strip()):
+            gate = kind(note.search(head.group(2)))
             para = note.sub("", para)
             # "SI: 'Sometimes I wish I'd not wake up.' Wed 03/03/27, after ...": the patient's own words end
             # their sentence when a capitalised word or a date follows, so they are told as a fact of their own
             para = re.sub(r"([.!?])(['\u2019\"\u201d])(\s+)(?=[A-Z0-9])", r"\2\1\3", para)
-            gated.extend(_words_of(sentence) for sentence in split_sentences(para))
+            gated.extend((_words_of(sentence), gate) for sentence in split_sentences(para))
         else:
             # a line inside an entry that opens on its own label and note ("...the team meeting.\nTablets kept (told
             # only when asked directly about tablets kept at home or a plan): he did not throw the amitriptyline away.
@@ -1925,11 +1947,13 @@ def disclosure_gates(text: str) -> tuple[str, list[frozenset[str]]]:
             for line in para.split("\n"):
                 opening = re.match(r"^(\s*[^.:;()\n]{1,48}?)\s*(\([^()]*\))\s*:", line)
                 if opening and note.fullmatch(opening.group(2).strip()):
-                    gated.extend(_words_of(note.sub("", sentence)) for sentence in split_sentences(line))
-            gated.extend(_words_of(note.sub("", sentence)) for sentence in split_sentences(para) if note.search(sentence))
+                    gate = kind(note.search(opening.group(2)))
+                    gated.extend((_words_of(note.sub("", sentence)), gate) for sentence in split_sentences(line))
+            gated.extend((_words_of(note.sub("", sentence)), kind(note.search(sentence)))
+                         for sentence in split_sentences(para) if note.search(sentence))
             para = note.sub("", para)
         out.append(para)
-    return "".join(out), [g for g in gated if g]
+    return "".join(out), [(g, k) for g, k in gated if g]
 
 
 
@@ -5665,7 +5689,7 @@ def _fact_from_dict(d: dict[str, Any]) -> Fact:
     return Fact(
         d["id"], d["section"], d["text"], d.get("patient_says"), bool(d.get("sensitive", False)),
         topics=tuple(d.get("topics", ())), polarity=d.get("polarity"), time=d.get("time"),
-        relative=d.get("relative"), told=bool(d.get("told", True)),
+        relative=d.get("relative"), told=bool(d.get("told", True)), gate=d.get("gate"),
     )
 
 

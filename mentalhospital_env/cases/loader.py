@@ -756,8 +756,8 @@ def _facts(c: _Checker, value: Any, ehr: EHR | None) -> tuple[Fact, ...]:
     return tuple(out)
 
 
-_COMPILED_FACT_KEYS = ("topics", "polarity", "time", "relative", "told")
-_FACT_CHOICES = {"polarity": ("present", "absent"), "time": ("current", "past")}
+_COMPILED_FACT_KEYS = ("topics", "polarity", "time", "relative", "told", "gate")
+_FACT_CHOICES = {"polarity": ("present", "absent"), "time": ("current", "past"), "gate": ("alone",)}
 
 
 def _compiled_fact_fields(c: _Checker, f: Mapping, path: str) -> dict[str, Any] | None:

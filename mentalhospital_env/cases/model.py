@@ -283,7 +283,9 @@ class Fact:
     all optional: ``topics`` (interview topic ids the fact answers), ``polarity`` (``"present"`` or
     ``"absent"``: the fact states the thing, or rules it out), ``time`` (``"current"`` or ``"past"``),
     ``relative`` (whose history a family-history fact tells) and ``told`` (``False`` for what only a
-    clinician knows: an observed mental state, a risk formulation, a score; the patient never says it).
+    clinician knows: an observed mental state, a risk formulation, a score; the patient never says it) and
+    ``gate`` (the kind of disclosure note on a ``sensitive`` fact: ``"alone"``, told only when the patient is seen
+    alone, without the person who came with them; ``None`` for an ordinary "told only when asked").
     """
 
     id: str
@@ -296,6 +298,7 @@ class Fact:
     time: str | None = None
     relative: str | None = None
     told: bool = True
+    gate: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "section": self.section, "text": self.text}
@@ -310,6 +313,8 @@ class Fact:
                 out[key] = getattr(self, key)
         if not self.told:
             out["told"] = False
+        if self.gate is not None:
+            out["gate"] = self.gate
         return out
 
 

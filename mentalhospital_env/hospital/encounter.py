@@ -436,7 +436,9 @@ class Encounter:
             reply = self.patient.respond(action.utterance)
             speaker = "informant" if getattr(reply, "speaker", "patient") == "informant" else "patient"
             added = getattr(reply, "added", "") or ""  # the person present's correction after the patient's reply
-            turn = Turn(action.utterance, reply.text, tuple(reply.fact_ids), speaker, added)
+            # the patient seen without the person who came with them, on this turn (after it asked them out, or back)
+            alone = bool(getattr(self.patient, "seen_alone", False))
+            turn = Turn(action.utterance, reply.text, tuple(reply.fact_ids), speaker, added, alone)
             self._chart = replace(chart, turns=chart.turns + (turn,))
             # who answered goes to a shaper whose on_ask takes it (the library's: an informant's "he" is the
             # patient); any other shaper is called as before

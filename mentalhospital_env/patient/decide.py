@@ -809,6 +809,31 @@ def gate(plan: AnswerPlan, may_disclose, disclosed, index: FactIndex) -> AnswerP
     return replace(plan, items=tuple(items))
 
 
+def in_company(plan: AnswerPlan) -> AnswerPlan:
+    """The plan of a patient whose companion is in the room, with what he tells only when seen alone held back
+    (``Fact.gate`` ``"alone"``: "(told only when asked directly and seen alone)"), whatever the rapport and whatever
+    he has told of the topic already: an item left with none of its facts is withheld (his deflection), one with others
+    keeps those. uw-035's Oscar, whose cutting and count of his mother's zopiklon the chart marks so, would tell them
+    with his mother beside him. The same plan object when nothing is held back."""
+    items: list[AnswerItem] = []
+    changed = False
+    for item in plan.items:
+        held = tuple(f for f in item.facts if f.fact.gate == "alone")
+        if not held or item.stance not in (AFFIRM, TELL):
+            items.append(item)
+            continue
+        changed = True
+        kept = tuple(f for f in item.facts if f not in held)
+        items.append(AnswerItem(item.stance, item.subject, kept, True, item.about_other, item.silent) if kept
+                     else AnswerItem(WITHHELD, item.subject, held, True, item.about_other))
+    if not changed:
+        return plan
+    if any(i.stance in (AFFIRM, TELL) and i.facts and i.subject != "similar" for i in items):
+        # what was asked is answered; a sentence recall added only for being close in words is left out, not deflected
+        items = [i for i in items if not (i.stance == WITHHELD and i.subject == "similar")]
+    return replace(plan, items=tuple(items))
+
+
 def _came_about(item: AnswerItem, index: FactIndex) -> bool:
     """Whether an item is on what the patient came about (:attr:`FactIndex.came_about_topics`): a patient
     who asks for help with their drinking, or told the referrer about it in their own words, talks about

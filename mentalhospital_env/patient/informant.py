@@ -13,6 +13,7 @@ record is silent; the rules of the answer plan (what is denied, what is withheld
 from __future__ import annotations
 
 from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -64,6 +65,46 @@ class Informant:
     #: expect and whether she can stay alone at night."): said when a question reaches them (``own_worries`` of
     #: ``data/informant.json``, :meth:`asks_worries`)
     worries: tuple[str, ...] = ()
+    #: whether they are in the room when the interview starts: not where the record says they were sent out before it
+    #: (``not_in_room``); the doctor may ask them out and back in (:meth:`room_move`, ``room`` of ``data/informant.json``)
+    in_room: bool = True
+    #: what the persona says they do not know ("does not know about the nicotine pouches, the cutting, ..."), each item
+    #: as its named stems (``does_not_know`` of ``data/informant.json``): never theirs to say (:meth:`tells`)
+    unknown: tuple[frozenset[str], ...] = ()
+
+    def room_move(self, utterance: str, out: bool) -> str | None:
+        """``"out"`` where the doctor's turn asks them to step out while they are in the room ("Sara, would you mind
+        waiting outside for a few minutes? I'd like to talk with Oscar on his own."), ``"in"`` where it asks them back
+        while they are out ("Thank you for waiting, Sara, please come back in."), else None (``room`` of
+        ``data/informant.json``)."""
+        cues = _informant_cues()["room"]["back" if out else "out"]
+        if any(re.search(cue, utterance, re.IGNORECASE) for cue in cues):
+            return "in" if out else "out"
+        return None
+
+    def room_rest(self, utterance: str, move: str) -> str:
+        """What the turn asks besides moving them: its sentences that are no request to step out or come back, where
+        one of them asks something ("I'd like to talk with you on your own for a few minutes, as I do with everyone your
+        age. Now that it's just us, is there anything ... you'd rather tell me on your own?" asks the patient, who
+        answers it with the room as asked); empty where the turn is only the request."""
+        cues = _informant_cues()["room"]["out" if move == "out" else "back"]
+        rest = [sentence for sentence in re.split(r"(?<=[.!?])\s+", utterance.strip())
+                if not any(re.search(cue, sentence, re.IGNORECASE) for cue in cues)]
+        return " ".join(rest) if any(sentence.rstrip().endswith("?") for sentence in rest) else ""
+
+    def spoken_to(self, utterance: str) -> bool:
+        """Whether the doctor's turn speaks to them by their relation or their name at the head of a sentence ("Mum,
+        has anyone in her family ...", "A question for his wife: ...", "Sara, is there ..."), not of them ("Does Sara
+        know?"): the doctor who speaks to one who stepped out has them back in the room."""
+        if self.addressed(utterance):
+            return True
+        return bool(self.name) and re.search(rf"(?:^|[.!?]\s+)(?:(?:and|so|now|ok|okay|thanks|thank you)\W+)?"
+                                             rf"{re.escape(self.name or '')}\s*,", utterance, re.IGNORECASE) is not None
+
+    def room_line(self, move: str, seed: int) -> str:
+        """What they say, briefly, as they step out ("Sure, I'll be just outside.") or come back in ("Thanks.")."""
+        lines = _informant_cues()["room"]["leaves" if move == "out" else "returns"]
+        return lines[seed % len(lines)]
 
     def asks_worries(self, asking: list[str]) -> bool:
         """Whether the asking sentences of the doctor's turn reach the worries of the person present as well as the
@@ -78,14 +119,38 @@ class Informant:
         said = " ".join(_ADDRESS.sub("", s, count=1) for s in asking)
         return _SECOND_PERSON.search(said) is not None and _THIRD_PERSON.search(said) is None
 
-    def tells(self, section: str, text: str) -> bool:
+    def tells(self, section: str, text: str, gate: str | None = None) -> bool:
         """Whether they say a sentence of the record: not what only a clinician writes (the examination, scores),
         except that one who gives an adult's history tells his risk as the support plan has it ("Self-injury,
         head-hitting with his open palm ..., 2 in the last 4 weeks", uw-030's key worker, asked after Craig's "No.
-        Stop.")."""
+        Stop."); never what they do not know (:meth:`knows_of`)."""
         from mentalhospital_env.cases.compile import clinician_only
 
+        if not self.knows_of(text, gate):
+            return False
         return (self.answers_for and section.startswith("risk_assessment")) or not clinician_only(section, text)
+
+    def kept_from(self, text: str) -> bool:
+        """Whether a sentence of the record says it was kept from them ("wanted it not told to his mother", "has not
+        told his mother": ``does_not_know.kept``); the patient's :meth:`Patient.respond` keeps the whole sentence from
+        them, its parts too ("said he scratches his forearm ...; wanted it not told to his mother")."""
+        who = "|".join(dict(_RELATIONS).get(self.relation, ()) or ("parent",))
+        return any(re.search(cue.replace("{who}", who), text, re.IGNORECASE)
+                   for cue in _informant_cues()["does_not_know"]["kept"])
+
+    def knows_of(self, text: str, gate: str | None = None) -> bool:
+        """Whether a sentence of the record is theirs to know (``does_not_know`` of ``data/informant.json``): not what
+        the patient tells only when seen alone (``gate`` ``"alone"``), nor what the record says was kept from them
+        ("wanted it not told to his mother"), nor what the persona says they do not know (uw-035's Sara, who "does not
+        know ... that he counted her zopiklon", said "he found my zopiklon in my handbag")."""
+        if gate == "alone" or self.kept_from(text):
+            return False
+        data = _informant_cues()["does_not_know"]
+        if not self.unknown:
+            return True
+        said = _stems(text)
+        return not any(sum(any(_same_stem(a, b) for b in said) for a in item) >= _share_needed(item, data["share"])
+                       for item in self.unknown)
 
     @property
     def knows(self) -> frozenset[str]:
@@ -864,14 +929,51 @@ def informant_for(case: Case) -> Informant | None:
     text = described or ""
     found = [(m.start(), -len(w), r, m) for r, words in _RELATIONS for w in words
              for m in [re.search(rf"\b{w}s?\b", text, re.IGNORECASE)] if m is not None]
+    in_room = not (described and _said("not_in_room", described))
     if not found:
         return Informant("parent", _name_beside(text, None), case.demographics.sex,
                          _answers_for(case, text, persona.speech_style), _corrections(text),
-                         _worries(text, "parent", case.demographics.sex))
+                         _worries(text, "parent", case.demographics.sex), in_room, _unknown(text))
     _, _, relation, match = min(found, key=lambda f: f[:2])
     return Informant(relation, _name_beside(text, match), case.demographics.sex,
                      _answers_for(case, text, persona.speech_style), _corrections(text),
-                     _worries(text, relation, case.demographics.sex))
+                     _worries(text, relation, case.demographics.sex), in_room, _unknown(text))
+
+
+def _unknown(described: str) -> tuple[frozenset[str], ...]:
+    """What the persona says the person present does not know, each item as its named stems ("Does not know about the
+    nicotine pouches, the cutting, the blade in the pencil case, or that he counted her zopiklon before she locked them
+    away (she believes ...)" -> {nicotin, pouch}, {cut}, {blade, pencil, case}, {count, zopiklon, lock, away}):
+    ``does_not_know`` of ``data/informant.json``."""
+    items: list[frozenset[str]] = []
+    for cue in _informant_cues()["does_not_know"]["cues"]:
+        for m in re.finditer(cue, described or "", re.IGNORECASE):
+            what = re.sub(r"\([^()]*\)", " ", m.group("what"))
+            for part in re.split(r"\s*(?:[,;]\s*(?:and|or)?|\band\b|\bor\b|\bnor\b)\s*", what):
+                stems = _stems(part)
+                if stems:
+                    items.append(frozenset(stems))
+    return tuple(dict.fromkeys(items))
+
+
+def _stems(text: str) -> set[str]:
+    """The stems of what a text names, stopwords and words under three letters left out ("cut" stays)."""
+    from .reading import load_memory_cues
+    from .understanding import stems_of
+
+    stop = load_memory_cues().stopwords
+    return {s for s in stems_of(text) if len(s) >= 3 and s not in stop}
+
+
+def _same_stem(a: str, b: str) -> bool:
+    """Whether two stems name the same word, one the other's head ("vap" of "the vaping", "vape" of "he vapes")."""
+    return a == b or (min(len(a), len(b)) >= 3 and (a.startswith(b) or b.startswith(a)) and abs(len(a) - len(b)) <= 2)
+
+
+def _share_needed(item: frozenset[str], share: float) -> int:
+    """How many of an item's stems a sentence must hold to say it: one of a short item ("the cutting"), else
+    ``share`` of them ("that he counted her zopiklon before she locked them away": three of four)."""
+    return 1 if len(item) <= 2 else math.ceil(len(item) * share - 1e-9)
 
 
 def _worries(described: str, relation: str, sex: str | None) -> tuple[str, ...]:

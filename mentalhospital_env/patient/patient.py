@@ -48,9 +48,10 @@ from mentalhospital_env.knowledge.codes import charted_diagnosis
 from mentalhospital_env.knowledge.lexicon import Lexicon
 
 from .check import ClaimChecker, facts_expressed
-from .decide import Decision, focus_asked, gate, gives_focus, on_focus, refuse, said_again
+from .decide import Decision, focus_asked, gate, gives_focus, in_company, on_focus, refuse, said_again
 from .embedding_reader import check_topic_reader
 from .informant import CHART_LISTS, CHILD_AGE, correction_subject, informant_for, without_measures
+from .informant import _informant_cues as _informant_data
 from .question import Question, read_question
 from .reading import CLOSED_WORLD_KINDS, cosine, load_memory_cues, stable_seed
 from .timeline import says_when, timeline, without_time_anchor
@@ -61,6 +62,7 @@ from .recall import (
     TELL,
     UNKNOWN,
     WITHHELD,
+    AnswerItem,
     AnswerPlan,
     FactIndex,
     IndexedFact,
@@ -226,6 +228,8 @@ class _Pending:
     candidates: tuple[IndexedFact, ...] = ()
     forbidden: tuple[IndexedFact, ...] = ()
     attempts: int = 0
+    #: the turn asked the person present out of the room or back in: their brief reply is the turn's, whatever voice
+    moved: bool = False
 
 
 class Patient:
@@ -294,6 +298,7 @@ class Patient:
         self._corrections_said: set[str] = set()
         self._corrected_on: set[str] = set()
         self._worries_said = False
+        self._kept_sentences: frozenset[str] | None = None  # the record sentences kept from the person present
         self.reset(seed)
 
     # -- public state ------------------------------------------------------------------------------
@@ -315,6 +320,27 @@ class Patient:
         return self.representation.rapport.value if self.representation is not None else 0.5
 
     @property
+    def seen_alone(self) -> bool:
+        """Whether the patient is seen without the person who came with them: they were sent out before the start, or
+        the doctor has asked them out and not yet back (the chart turn's ``alone``)."""
+        return self._companion_out
+
+    def _companion_knows(self, fact: IndexedFact) -> bool:
+        """Whether the person present knows a fact of the record (:meth:`Informant.knows_of`), and no part of its record
+        sentence says it was kept from them (uw-035: "said he scratches his forearm 'sometimes' ...; wanted it not told
+        to his mother" is one sentence, its scratching said by his mother)."""
+        informant = self.informant
+        if informant is None or not informant.knows_of(fact.fact.text, fact.fact.gate):
+            return False
+        if self._kept_sentences is None:
+            self._kept_sentences = frozenset(f.id.split(".")[0] for f in self.index.facts if informant.kept_from(f.fact.text))
+        return fact.id.split(".")[0] not in self._kept_sentences
+
+    def _in_company(self) -> bool:
+        """Whether the person who came with the patient is in the room now."""
+        return self.informant is not None and not self._companion_out
+
+    @property
     def persona(self):
         return self.representation.persona if self.representation is not None else None
 
@@ -326,6 +352,9 @@ class Patient:
         self._corrections_said = set()  # what the person present has corrected her on, this encounter
         self._corrected_on = set()  # and the topics those corrections answered
         self._worries_said = False  # whether the person present has said their own worries, this encounter
+        # the person present out of the room: where the record says they were sent out before the start, and while
+        # the doctor has asked them out (:meth:`Informant.room_move`)
+        self._companion_out = self.informant is not None and not self.informant.in_room
         if self.memory is not None:
             self.memory.reset()
         if self.representation is not None:
@@ -351,7 +380,7 @@ class Patient:
         not a small glass.", uw-033, whose daughter said none of her corrections): :attr:`PatientReply.added`, never
         the patient's own words (``text``)."""
         informant = self.informant
-        if (informant is None or not informant.corrections or reply.speaker != "patient" or not reply.text
+        if (not self._in_company() or pending.moved or not informant.corrections or reply.speaker != "patient" or not reply.text
                 or reply.refused or pending.plan is None or getattr(pending.plan, "refusal", None) is not None):
             return reply
         tax = load_taxonomy()
@@ -389,7 +418,8 @@ class Patient:
         daughter: is there anything you are worried about?"). uw-033's Kristen, who "wants to know what the illness
         is, what to expect and whether her mother can stay alone at night", never said so."""
         informant = self.informant
-        if (informant is None or not informant.worries or self._worries_said or not reply.text or reply.refused
+        if (not self._in_company() or pending.moved or not informant.worries or self._worries_said or not reply.text
+                or reply.refused
                 or not informant.asks_worries(_asking(pending.question))):
             return reply
         self._worries_said = True
@@ -416,6 +446,10 @@ class Patient:
     def _prepare(self, utterance: str) -> _Pending:
         if not isinstance(utterance, str):
             raise TypeError(f"doctor utterance must be a str, got {type(utterance).__name__}")
+        moved = self._room_moved(utterance[:4000])
+        if isinstance(moved, _Pending):
+            return moved
+        utterance = moved or utterance
         # with a parent present, the child's topics are read from the question as if put to the child
         # ("Mum, has anyone ever hurt him?" asks what "Has anyone ever hurt you?" asks: :meth:`Informant.as_asked`)
         asked = self.informant.as_asked(utterance[:4000]) if self.informant is not None else utterance[:4000]
@@ -446,6 +480,30 @@ class Patient:
             return self._prepare_grounded(question)
         return self._prepare_record(question)
 
+    def _room_moved(self, utterance: str) -> _Pending | str | None:
+        """The turn that asks the person present out of the room, or back in (:meth:`Informant.room_move`): they answer
+        it briefly in their own voice ("Sure, I'll be just outside.") and the patient says nothing; from the next turn
+        the room is as asked. Where the turn asks something besides (:meth:`Informant.room_rest`: "... Now that it's
+        just us, is there anything you'd rather tell me on your own?", the scripted clinician's words to a teenager,
+        uw-004), they go or come without a word and the rest is answered, with the room as asked: that rest is
+        returned. A turn that speaks to one who is out ("Mum, has anyone in her family ...") has them back in, and is
+        answered as any other (None)."""
+        informant = self.informant
+        if informant is None:
+            return None
+        move = informant.room_move(utterance, self._companion_out)
+        if move is None:
+            if self._companion_out and informant.in_room and informant.spoken_to(utterance):
+                self._companion_out = False  # spoken to, so back in the room (one sent out before the start stays out)
+            return None
+        self._companion_out = move == "out"
+        rest = informant.room_rest(utterance, move)
+        if rest:
+            return rest
+        question = read_question(utterance, self.index.lexicon, self.topic_reader)
+        line = informant.room_line(move, stable_seed("room", self.case.case_id, self.seed, len(self.transcript)))
+        return _Pending(question, None, PatientReply(line, speaker="informant"), moved=True)
+
     def _prepare_grounded(self, question: Question) -> _Pending:
         """The rooms in order, each taking the value the one before made: the question understood
         (:func:`read_question`, :func:`understand`) is recalled into an answer plan, the plan is
@@ -462,7 +520,8 @@ class Patient:
             if focused is not decision.plan:
                 first = (decision, text, self._say_state())
                 decision = replace(decision, plan=gate(
-                    focused, self._may_disclose(decision.speaker), self.memory.state.disclosed, self.index))
+                    focused, self._may_disclose(decision.speaker, _with_subjects(question, focused)),
+                    self.memory.state.disclosed, self.index))
                 self._say_state(before)  # said once: the words chosen for the reply let go are not remembered
                 text = self._check(decision, self._say(decision))
                 if (not gives_focus(question, text) and not any(i.stance == UNKNOWN for i in focused.items)) or any(
@@ -536,18 +595,74 @@ class Patient:
         rep = self.representation
         per_topic = rep.persona.facts_per_topic if rep is not None else None
         informant = self.informant
-        gives = informant is not None and informant.answers_for and informant.answers(question.text, question.topics, self.child)
+        gives = (self._in_company() and informant.answers_for
+                 and informant.answers(question.text, question.topics, self.child))
         if question.asked is not None and question.asked != question.text:
             question = replace(question, text=question.asked, asked=None)
         if not gives or not per_topic:
-            return memory.plan(question, None, per_topic)
+            plan = memory.plan(question, None, per_topic)
+            return self._alone_first(plan, per_topic) if self.seen_alone and not gives else plan
         # the one who gives an adult's history tells the first of a topic's facts they can say: the risk formulation,
         # what only a clinician writes, is passed over for the next ("Has he hurt himself lately?" was answered "Sorry,
         # could you ask that another way?" by uw-030's key worker, whose logs hold the head-hitting)
         plan = memory.plan(question, None, per_topic + _PASSED_OVER)
         return replace(plan, items=tuple(_sayable_first(item, per_topic, informant) for item in plan.items))
 
-    def _may_disclose(self, speaker: str):
+    def _alone_first(self, plan: AnswerPlan, per_topic: int | None) -> AnswerPlan:
+        """Seen alone, asked directly on its topic, he tells first what he keeps for that moment (``Fact.gate``
+        ``"alone"``, not yet told): uw-035's Oscar, asked "Have you ever cut yourself?" with his mother out, said only
+        what the team knew, the scratching, as recall ranks it. A record sentence of that kind on the item's topic or
+        concept is told ahead of the rest, whole (its parts that name no topic of their own go with it: "he keeps the
+        blade in his pencil case"), as many sentences as the persona tells of a topic; one held back for want of
+        rapport is told. What the patient never says (``told`` false) stays unsaid."""
+        told = set(self.memory.state.disclosed) if self.memory is not None else set()
+        asked_topics, asked_concepts = set(plan.question.topics), set(plan.question.concepts)
+        alone = [f for f in self.index.facts if f.fact.gate == "alone" and f.id not in told]
+        if not alone:
+            return plan
+        items = []
+        changed = False
+        for item in plan.items:
+            if item.stance not in (AFFIRM, TELL, WITHHELD) or item.subject == "similar":
+                items.append(item)
+                continue
+            about = ({item.subject} | asked_topics) - set(_informant_data()["room"]["not_direct"])
+            concepts = {item.subject} | asked_concepts
+            on = [f for f in alone if f.present and (set(f.topics) & about or f.affirms & concepts)]
+            groups = list(dict.fromkeys(f.id.split(".")[0] for f in on))[: max(per_topic or 1, 1)]
+            kept = [f for f in alone if f.id.split(".")[0] in groups and (f in on or not f.topics)
+                    and (f.fact.told or f.affirms & concepts)]
+            if not kept:
+                items.append(item)
+                continue
+            changed = True
+            rest = [f for f in item.facts if f not in kept] if item.stance != WITHHELD else []
+            stance = TELL if item.stance == WITHHELD else item.stance
+            items.append(AnswerItem(stance, item.subject, tuple(kept + rest[: max(len(item.facts) - len(kept), 0)]),
+                                    True, item.about_other))
+        return replace(plan, items=tuple(items)) if changed else plan
+
+    def _asked_directly(self, fact: IndexedFact, question: Question | None) -> bool:
+        """Whether the question asks directly about a fact he tells only when seen alone: on one of its topics other
+        than the illness's frame (``room.not_direct`` of ``data/informant.json``: when it started, what set it off),
+        or on a concept it states ("Have you ever cut yourself?", "Do you have access to any tablets at home?"; not
+        "Was anything going on in your life around the time it started?", uw-032's moneylender)."""
+        if question is None:
+            return False
+        frame = set(_informant_data()["room"]["not_direct"])
+
+        def on(f: IndexedFact) -> bool:
+            return bool((set(f.topics) - frame) & set(question.topics)) or bool(f.affirms & set(question.concepts))
+
+        if on(fact):
+            return True
+        # a part of its sentence that names no topic of its own goes with the part asked about ("he keeps the blade in
+        # his pencil case" with the cuts)
+        group = fact.id.split(".")[0]
+        return not fact.topics and any(f.id.split(".")[0] == group and f.fact.gate == "alone" and on(f)
+                                       for f in self.index.facts)
+
+    def _may_disclose(self, speaker: str, question: Question | None = None):
         """What rapport lets the speaker tell (``None``: everything). The patient's guardedness is his own: the one
         who gives an adult's history tells what she has seen whatever he keeps back (uw-031's mother, asked whether
         he has ever hurt anyone, said "That's something we'd rather talk about later" of the April push she gives in
@@ -555,6 +670,10 @@ class Patient:
         rep = self.representation
         if rep is None or (speaker == "informant" and self.informant is not None and self.informant.answers_for):
             return None
+        if speaker == "patient" and self.seen_alone:
+            # what he tells only when seen alone waits for that, not for rapport: asked directly with the room empty,
+            # he tells it (uw-035: "Only when his mother is out of the room and he is asked directly does he tell")
+            return lambda fact: (fact.fact.gate == "alone" and self._asked_directly(fact, question)) or rep.may_disclose(fact)
         return rep.may_disclose
 
     def _decide(self, question: Question, plan: AnswerPlan) -> Decision:
@@ -564,9 +683,11 @@ class Patient:
         tone = rep.hear(question.text) if rep is not None else None
         repeated = question.key in memory.state.answers and not memory.is_open(question)
         speaker = "patient"
-        if self.informant is not None and self.informant.answers(question.text, question.topics, self.child):
+        if self._in_company() and self.informant.answers(question.text, question.topics, self.child):
             speaker = "informant"
-        plan = gate(plan, self._may_disclose(speaker), memory.state.disclosed, self.index)
+        plan = gate(plan, self._may_disclose(speaker, _with_subjects(question, plan)), memory.state.disclosed, self.index)
+        if speaker == "patient" and self._in_company():
+            plan = in_company(plan)  # what he tells only when seen alone waits for the room to empty
         plan = said_again(plan, self.index)
         partial = False
         if rep is not None and self._may_disclose(speaker) is not None:
@@ -738,8 +859,13 @@ class Patient:
                     parts.append("I'm not sure, to be honest.")
                 facts = kept
                 # what only the clinician knows (the risk formulation, the examination) is not theirs to say
+                if facts and not any(self._companion_knows(f) for f in facts):
+                    # all that was recalled is what they do not know (what he tells only alone, what was kept from
+                    # them): they know of nothing, as a parent who has not been told would say
+                    parts.append(informant.none_known(item.subject, plan.question))
                 for f in facts:
-                    if not ((f.fact.told or not f.leaks) and informant.tells(f.fact.section, f.fact.text)):
+                    if not ((f.fact.told or not f.leaks) and informant.tells(f.fact.section, f.fact.text, f.fact.gate)
+                            and self._companion_knows(f)):
                         continue
                     said = informant.say(f.fact.text, f.fact.section, f.fact.patient_says)
                     if informant.answers_for and self.representation is not None and f.fact.section not in CHART_LISTS:
@@ -750,8 +876,11 @@ class Patient:
                             [said], plan.question.text, _INFORMANT_SENTENCES, focus_asked(plan.question)))
                     parts.append(said)
             elif item.stance == DENY:
-                said = [informant.say(f.fact.text, f.fact.section, f.fact.patient_says) for f in item.facts]
+                said = [informant.say(f.fact.text, f.fact.section, f.fact.patient_says) for f in item.facts
+                        if self._companion_knows(f)]
                 parts.extend(said or [informant.denial(plan.question)])
+            elif item.stance == WITHHELD and not any(self._companion_knows(f) for f in item.facts):
+                parts.append(informant.none_known(item.subject, plan.question))  # not theirs to hold back: unknown
             elif item.stance == WITHHELD:
                 parts.append("That's something we'd rather talk about later, if that's all right.")
             elif item.stance in (UNKNOWN, NOTHING_MORE):
@@ -783,7 +912,10 @@ class Patient:
         parts: list[str] = []
         for line in lines:
             fact = line.fact
-            if fact is not None and rep is not None and not rep.may_disclose(fact):
+            if fact is not None and rep is not None and (
+                    (fact.fact.gate == "alone" and self._in_company())
+                    or not (rep.may_disclose(fact)
+                            or (fact.fact.gate == "alone" and self.seen_alone and self._asked_directly(fact, question)))):
                 withheld.append(fact.id)
                 parts.append(rep.voice.pick("withhold", rng))
                 continue
@@ -867,6 +999,12 @@ def _words(text: str) -> list[str]:
     return re.findall(r"[a-z0-9']+", text.lower())
 
 
+def _with_subjects(question: Question, plan: AnswerPlan) -> Question:
+    """The question with the subjects its answer plan answers as its topics (recall reads "any medicines or tablets at
+    home" as the medicines): what it asks directly (:meth:`Patient._asked_directly`)."""
+    return replace(question, topics=tuple(dict.fromkeys((*question.topics, *(i.subject for i in plan.items)))))
+
+
 def _named_stems(text: str) -> set[str]:
     """The stems of what a text names, its stopwords (``taxonomy.json``) and short words left out: what the patient's
     reply and a correction share when she said the thing it corrects ("I rolled out of bed once" - "You rolled off
@@ -925,7 +1063,8 @@ _INFORMANT_SENTENCES = 2
 def _sayable_first(item, most: int, informant):
     """``item`` with the first ``most`` of its facts the informant can say (told, or not giving the diagnosis away,
     and theirs to tell: :meth:`.Informant.tells`); as recalled, cut to ``most``, when none can be said."""
-    sayable = tuple(f for f in item.facts if (f.fact.told or not f.leaks) and informant.tells(f.fact.section, f.fact.text))
+    sayable = tuple(f for f in item.facts
+                    if (f.fact.told or not f.leaks) and informant.tells(f.fact.section, f.fact.text, f.fact.gate))
     return replace(item, facts=(sayable or item.facts)[:most])
 
 
@@ -999,7 +1138,7 @@ def respond_batch(patients: Sequence[Patient], utterances: Sequence[str]) -> lis
     groups: dict[int, list[int]] = {}
     for i, (patient, utterance) in enumerate(zip(patients, utterances)):
         pending = patient._prepare(utterance)
-        if patient.client is None or (pending.question.injection is not None and patient.memory is not None):
+        if patient.client is None or pending.moved or (pending.question.injection is not None and patient.memory is not None):
             results[i] = patient._finish(pending, pending.offline)
             continue
         _build_prompt(patient, pending)
@@ -1087,7 +1226,9 @@ def _build_prompt(patient: Patient, pending: _Pending) -> None:
             + (f"; traits: {', '.join(sorted(p.traits))}" if p.traits else "")
             + f". Your view of your problems: insight {p.insight}."
         )
-        if p.informant:
+        if p.informant and patient.seen_alone:
+            lines.append("The person who came with you is out of the room: you are alone with the doctor.")
+        elif p.informant:
             lines.append(f"Also present: {p.informant}.")
         lines.append("Never use medical jargon.")
     if patient.memory is not None and pending.plan is not None:
