@@ -90,3 +90,15 @@ def test_asked_how_he_tells_the_night_on_the_bridge(tmp_path) -> None:
     reply = make_patient(load_case(str(path)), "full", seed=13).respond(
         "When things are at their worst, have you thought about how you might end your life? Have you made any plans?")
     assert "railway bridge" in reply.text, reply.text
+
+
+def test_a_saying_that_names_a_risk_is_filed_under_that_risk() -> None:
+    """uw-035's style: "Minimises: 'I scratch sometimes, it's nothing'" after a sentence on his medicine was said after
+    his list of medicines, and "on bad nights 'I'd rather be dead than be like that'" after his sleep."""
+    from mentalhospital_env.patient.decide import topic_sayings
+
+    style = ("Quiet boy of 15. He cannot give the doses of his medicine and leaves those to his mother. Minimises: "
+             "'I scratch sometimes, it's nothing'. Sleeps badly; on bad nights 'I'd rather be dead than be like that'.")
+    filed = {said: topics for said, topics, _no in topic_sayings(style)}
+    assert filed.get("I scratch sometimes, it's nothing.") == frozenset({"self_harm"}), filed
+    assert filed.get("I'd rather be dead than be like that.") == frozenset({"suicide"}), filed
