@@ -72,11 +72,22 @@ def test_a_relatives_account_of_his_weapon_is_his_to_tell_when_asked(case) -> No
     assert not any("I keep a machete" in f.patient_says for f in _told(case, "machete")), _told(case, "machete")
 
 
-def test_the_tablets_he_keeps_are_told(case) -> None:
-    said = _told(case, "He keeps his own tablets")
-    assert said and said[0].patient_says == "I keep my own tablets.", said
-
-
 def test_asked_about_weapons_he_tells_the_knife(case) -> None:
     reply = make_patient(case, "full", seed=13).respond("Do you keep any weapons at home, a knife or anything like that?")
     assert "kitchen knife" in reply.text, reply.text
+
+
+def test_asked_about_means_he_tells_the_knife_once_and_the_tablets(tmp_path) -> None:
+    """uw-034: the knife of the ex-partner's March call ("Back in March, I slept with a kitchen knife ...") and of the
+    mother's November account filled the means answer, and the tablets kept in the motorbike box were left out."""
+    record = json.loads(json.dumps(RECORD))
+    record["ehr"]["history_of_present_illness"] = (
+        "Nightmares since he was attacked outside a pub in March 2026.\n\n"
+        "14/03/2026 Ex-partner's account: he sleeps with a kitchen knife under the pillow.\n\n"
+        "20/11/2026 Mother's account: he still keeps a kitchen knife under the pillow 'for if they come'.\n\n"
+        "01/12/2026 He kept about 60 tablets in a tin in his van.")
+    path = tmp_path / "means.json"
+    path.write_text(json.dumps(record))
+    reply = make_patient(load_case(str(path)), "full", seed=13).respond(
+        "Do you have access to anything you could use to harm yourself, such as medicines or weapons?")
+    assert reply.text.count("kitchen knife") == 1 and "60 tablets" in reply.text, reply.text

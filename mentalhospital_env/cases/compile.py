@@ -3985,10 +3985,6 @@ def _voiced_text(section: str, text: str, sex: str, names: tuple[str, ...], rela
         for pattern, repl in data["lay_patterns"]:
             raw = re.sub(pattern, repl, raw)
         says = _medicines(raw, data, clean)
-        if says is None and re.search(data["safety_told"]["about"], clean, re.IGNORECASE):
-            # a sentence of the medication record that names no medicine but the tablets he keeps ("He keeps his own
-            # tablets.", uw-032, uw-034) is his to say as any sentence is: the means question had nothing to reach
-            says = first_person(clean, section, sex)
     else:
         framed = first_person(clean, section, sex)
         says = _quoted_as_said(text, framed, data)

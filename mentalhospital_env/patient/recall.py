@@ -2662,6 +2662,11 @@ class MemorySkill:
             if denied:
                 return AnswerItem(DENY, concept_id, tuple(denied[:1]))
         if facts:
+            # the same thing said of an earlier time is not said beside it now (uw-034's knife: "Back in March, I slept
+            # with a kitchen knife under the pillow." before "I still keep a kitchen knife under the pillow ...", which
+            # left out the tablets in the motorbike box, stop 62)
+            now = [f for f in facts if f.fact.time != "past"]
+            facts = [f for f in facts if f.fact.time != "past" or not any(len(f.content & g.content) >= 3 for g in now)]
             return AnswerItem(AFFIRM, concept_id, tuple(self._prefer_new(facts, used)[:limit]))
         if concept_id == _PROTECTIVE:
             # "What keeps you going?": the clinician's list in their words ("My children and my wife."), else
