@@ -102,21 +102,3 @@ def test_a_saying_that_names_a_risk_is_filed_under_that_risk() -> None:
     filed = {said: topics for said, topics, _no in topic_sayings(style)}
     assert filed.get("I scratch sometimes, it's nothing.") == frozenset({"self_harm"}), filed
     assert filed.get("I'd rather be dead than be like that.") == frozenset({"suicide"}), filed
-
-
-def test_a_risk_saying_is_said_once(tmp_path) -> None:
-    """uw-035: "I'd rather be dead than be like that." after the suicide screen, the plan and the attempt questions."""
-    record = json.loads(json.dumps(RECORD))
-    record["persona"]["speech_style"] = ("34-year-old bus driver, plain-spoken. On bad nights 'I'd rather be dead than be "
-                                         "like that'.")
-    path = tmp_path / "saying.json"
-    path.write_text(json.dumps(record))
-    for seed in (1, 2, 3, 13):
-        patient = make_patient(load_case(str(path)), "full", seed=seed)
-        replies = [patient.respond(q).text for q in (
-            "Have you had thoughts that life is not worth living?",
-            "Have you thought about how you might end your life?",
-            "Have you ever tried to end your life?",
-            "Have you ever thought about suicide before this?",
-            "Have you had any thoughts of harming yourself?")]
-        assert sum("rather be dead than be like that" in r for r in replies) <= 1, replies

@@ -101,8 +101,6 @@ def load_denials() -> dict[str, list[str]]:
 # --------------------------------------------------------------------------------------------------
 
 
-_RISK_SAYS = frozenset({"suicide", "self_harm", "violence"})  # the risks (_topic_saying)
-
 class LayRenderer:
     """Puts a record sentence into the patient's words.
 
@@ -1216,12 +1214,10 @@ class Speaker:
         table = load_styles().get("catchphrases", {})
         said = " ".join(sentences).lower()
         most = int(table.get("per_encounter", 3))
-        # a saying of a risk is said once: a death wish said again after each risk question reads as a tic (uw-035's "I'd
-        # rather be dead than be like that." after the screen, the plan and the attempt, stop 62)
         fitting = [p for p, topics, after_no in sayings
                    if topics & asked and (denied or not after_no) and (denied or topics & about)
                    and p.lower().rstrip(".!?") not in said
-                   and self.voice.catchphrases_said.get(p, 0) < (1 if topics & _RISK_SAYS else most)]
+                   and self.voice.catchphrases_said.get(p, 0) < most]
         if not fitting or rng.random() >= float(table.get("topic_rate", 0.0)):
             return ""
         choice = self.voice.choose(fitting, rng, optional=True)
