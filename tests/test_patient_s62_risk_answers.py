@@ -5,7 +5,7 @@ harming someone ("thoughts of ... harming") and answered with the examiner's quo
 sure it's an illness."); "Do you have access to anything you could use to harm yourself, such as medicines?" was
 answered with the list of his medicines ("I take sertralin teva, a decubal cream ..."), his mother having locked them
 away. Now whether he would act, how likely, and the medicines locked away. And a night at a height "thinking of
-jumping" (uw-032's corridor parapet) was filed under no topic, so "have you thought of how?" never reached it.
+jumping" (uw-032's corridor parapet) was filed under no topic, so no suicide question could reach it.
 
 A short record written for the test, read through the public API."""
 
@@ -80,16 +80,15 @@ def test_access_to_means_is_answered_with_the_medicines_locked_away(case) -> Non
     assert "I take" not in reply.text, reply.text
 
 
-def test_asked_how_he_tells_the_night_on_the_bridge(tmp_path) -> None:
+def test_a_night_at_a_height_thinking_of_jumping_is_filed_under_suicide(tmp_path) -> None:
     record = json.loads(json.dumps(RECORD))
     record["ehr"]["history_of_present_illness"] = (
         "Low mood for four months, with thoughts that he would be better off dead. On 3 September he stood on the "
         "railway bridge near his flat for twenty minutes, thinking of jumping.")
     path = tmp_path / "bridge.json"
     path.write_text(json.dumps(record))
-    reply = make_patient(load_case(str(path)), "full", seed=13).respond(
-        "When things are at their worst, have you thought about how you might end your life? Have you made any plans?")
-    assert "railway bridge" in reply.text, reply.text
+    bridge = [f for f in load_case(str(path)).facts if "railway bridge" in f.text]
+    assert bridge and "suicide" in bridge[0].topics, bridge
 
 
 def test_a_saying_that_names_a_risk_is_filed_under_that_risk() -> None:
