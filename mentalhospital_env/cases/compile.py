@@ -1443,8 +1443,9 @@ def _compile_facts(ehr, sex, data, tax, no_allergy, names, relatives, record_tex
             said = _sentence_facts(section, text, n, sex, names, data, tax, no_allergy, has_sensitive_concept,
                                    relatives_named, record_topics, relatives)
             spoken, at = _spoken_by_other(whole_text, split_sentences(text), at, voices)
-            facts.extend(_scale_clause(said, spoken, n, data))
+            facts.extend(_scale_clause(said, spoken, n, data, sex, names))
             n += len(split_sentences(text))
+    facts = [_safety_told(f, data, sex, names) or f for f in facts]  # (after the voices: told or not, by its words)
     facts = _untitled(facts, ehr)
     if gated:
         facts = [replace(f, sensitive=True) if _within(f.text, gated) else f for f in facts]
@@ -1477,12 +1478,14 @@ def _compile_facts(ehr, sex, data, tax, no_allergy, names, relatives, record_tex
     return tuple(_underreport_pass(facts, data))
 
 
-def _scale_clause(said: list[Fact], spoken: dict[int, Voice], n: int, data: dict[str, Any]) -> list[Fact]:
+def _scale_clause(said: list[Fact], spoken: dict[int, Voice], n: int, data: dict[str, Any], sex: str = "",
+                  names: tuple[str, ...] = ()) -> list[Fact]:
     """``said`` (the facts of a paragraph's sentences, from sentence ``n`` on) with those another speaks, or the
     writer writes, left unsaid (:func:`_spoken_by_other`). A rating scale's label ("AUDIT: 9/40; drinks 4 cans a
     day", "ASSIST <date>: alcohol 21, cannabis 6") is the writer's over its score clause only: the sentence's first
     part and the parts after it that are scores (``sentence_kinds.scale_score_pattern``); a fact after them is the
-    patient's as before."""
+    patient's as before. A lay person's account of a means of harm the patient keeps or of harm done in his sleep is
+    still his to tell when asked directly (:func:`_safety_told`)."""
     pattern = data["sentence_kinds"]["scale_score_pattern"]
     out: list[Fact] = []
     scored: dict[int, bool] = {}  # a scale's sentence: whether its score clause still runs
@@ -1500,11 +1503,55 @@ def _scale_clause(said: list[Fact], spoken: dict[int, Voice], n: int, data: dict
                 len(re.findall(r"(?<!\w)['\u2018\"\u201c]|['\u2019\"\u201d](?!\w)", f.text)) % 2 == 1 and _within(f.text, [v.words]))):
             # a piece torn from another's quotation (one mark of it, open or close) is theirs too ("the special-education
             # teacher: 'He works when the room is empty; if a lower-school class walks past the door he stops.'" was said
-            # "I work when the room is empty.")
-            out.append(replace(f, told=False, patient_says=None))
+            # "I work when the room is empty."); what a relative's account says he keeps or did to someone is still his
+            # to tell when asked directly (_safety_told)
+            unsaid = replace(f, told=False, patient_says=None)
+            out.append(_safety_told(unsaid, data, sex, names, teller=v.speaker in ("informant", "account") and not v.quote)
+                       or unsaid)
         else:
             out.append(f)
     return out
+
+
+def _safety_told(fact: Fact, data: dict[str, Any], sex: str, names: tuple[str, ...], teller: bool = False) -> Fact | None:
+    """A fact of another's account that the patient tells himself when asked directly, or ``None``: a means of harm he
+    keeps, or harm done in his sleep, in a lay person's account (``compile.json`` ``safety_told``). A relative's "he
+    still keeps a kitchen knife under the pillow 'for if they come'" (uw-034) is a fact about him he knows, and the
+    weapon question reached no sentence of his own: said in his words without the teller's frame ("I still keep a
+    kitchen knife under the pillow, for if they come."), ``sensitive`` (told only when asked, with rapport). Where the
+    record gives a sign that he hides it (``hidden``: "he has not told", "denies"), it stays the teller's. ``teller``:
+    the sentence is another's by where it stands (:func:`sentence_voices`); otherwise it must open on the teller's own
+    label or reporting words ("Mother's account: he still keeps ...", ``frame``). Never the examiner's or the risk
+    formulation's sections, whose sentences are the clinician's reading."""
+    rules = data["safety_told"]
+    if not sex or fact.section.startswith(("mental_status_exam", "risk_assessment")) or fact.section in rules["not_sections"]:
+        return None
+    if fact.told and not re.search(rf"\b{_Person.of(sex).subject}\b", fact.patient_says or "", re.IGNORECASE):
+        return None  # told already in his words (a told sentence said with the teller's frame and "he" is not)
+    if not re.search(rules["about"], fact.text, re.IGNORECASE) or re.search(rules["hidden"], fact.text, re.IGNORECASE):
+        return None
+    text = _STAMP.sub("", fact.text.strip())
+    clause = re.sub(rules["frame"], "", text, count=1, flags=re.IGNORECASE).strip()
+    if not teller and clause == text:
+        return None
+    # of a list of what the teller saw ("he still keeps a kitchen knife under the pillow ...; he checks the gate at
+    # night; drinks most nights"), the part that names it
+    clause = next((p.strip() for p in clause.split(";") if re.search(rules["about"], p, re.IGNORECASE)), "")
+    if not clause:
+        return None
+    pronoun = _Person.of(sex).subject
+    if clause.count(",") >= 2 and re.match(rf"(?:{rules['lead']}){pronoun}\b", clause, re.IGNORECASE):
+        # a list of what he does ("Since the shooting he 'is another man': wakes up screaming, sweats, sleeps with a
+        # kitchen knife under the pillow, ..."): the item that names it, with him for its subject
+        piece = next((p.strip() for p in re.split(r"[,:]", clause) if re.search(rules["about"], p, re.IGNORECASE)), "")
+        if piece and not re.match(rf"(?:{rules['lead']}){pronoun}\b", piece, re.IGNORECASE):
+            clause = f"{pronoun} {piece}"
+    if not re.match(rf"(?:{rules['lead']})?{pronoun}\b", clause, re.IGNORECASE):
+        return None  # only what the teller says of him, as its subject ("she left ..." is hers)
+    said = voiced(fact.section, clause[0].upper() + clause[1:], sex, names)
+    if not said or not re.search(r"\bI\b", said) or re.search(rf"\b{pronoun}\b", said, re.IGNORECASE):
+        return None
+    return replace(fact, told=True, patient_says=said, sensitive=True)
 
 
 def _underreport_pass(facts: list[Fact], data: dict[str, Any]) -> list[Fact]:

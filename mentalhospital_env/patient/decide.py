@@ -146,6 +146,9 @@ def catchphrases(speech_style: str | None) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
+_RISK_SAYINGS = frozenset({"suicide", "self_harm", "violence"})
+
+
 def topic_sayings(speech_style: str | None) -> tuple[tuple[str, frozenset[str], bool], ...]:
     """The patient's own sayings that the speech style places by what they are about: a quotation that is a
     clause of the patient's own (it opens as a saying does, ``catchphrases`` openers of ``data/styles.json``) in a
@@ -162,7 +165,7 @@ def topic_sayings(speech_style: str | None) -> tuple[tuple[str, frozenset[str], 
     denial = table.get("denial_context")
     if not text or not openers:
         return ()
-    from .understanding import understand
+    from .understanding import record_topics, understand
 
     plain = set(catchphrases(text))
     out: dict[str, tuple[str, frozenset[str], bool]] = {}
@@ -185,6 +188,12 @@ def topic_sayings(speech_style: str | None) -> tuple[tuple[str, frozenset[str], 
         if len(re.findall(r"[A-Za-z]{2,}", context)) < 3 and len(parts) > 1:
             context = parts[-2]  # "then tearful" is no topic (mood) of the saying
         topics = frozenset(understand(context.strip(" (:,")).topics) - {"greeting", "closing", "rapport"}
+        own = frozenset(record_topics("", said)) & _RISK_SAYINGS
+        if own:
+            # a saying whose own words name a risk is about that risk, whatever the style says before it: uw-035's
+            # "Minimises: 'I scratch sometimes, it's nothing'" came after his medicine and was said after his list of
+            # medicines; "on bad nights 'I'd rather be dead than be like that'" was tacked onto his sleep (stop 62)
+            topics = own
         if not topics:
             continue
         after_no = bool(denial and re.match(denial, context.strip(" (:,"), re.IGNORECASE))

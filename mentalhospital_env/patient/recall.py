@@ -108,6 +108,9 @@ class RecallRules:
     #: facet -> sections beyond the presenting illness whose sentences may say it, on whatever subject they are
     #: filed (``facets`` ``look_in``: how a treatment went is written in the past history)
     facet_look_in: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: facet -> topics a question that asks it does not ask, whatever its reading (``facets`` ``not_topics``: "How likely
+    #: do you think it is that you would act on those thoughts?" asks the intent, not the patient's view of an illness)
+    facet_not_topics: Mapping[str, frozenset[str]] = field(default_factory=dict)
     #: how a record sentence says a treatment did nothing (``facets.outcome.none``)
     outcome_none: re.Pattern[str] | None = None
     #: questions on how a treatment went that are not answered no by such a sentence (``facets.outcome.none_not_asked``)
@@ -166,6 +169,8 @@ class RecallRules:
     chart_said: re.Pattern[str] = re.compile(r"(?!)")
     #: how a question asks the means at hand ("access to anything you could use", "guns at home")
     means_asked: re.Pattern[str] = re.compile(r"(?!)")
+    #: a sentence that says the medicines are locked away or held by another (``risk.means_held``)
+    means_held: re.Pattern[str] = re.compile(r"(?!)")
     #: a means question that names medicines ("such as medicines?"): the medicines they keep answer it, whatever the
     #: topic reader made of the word (``means_medicines``)
     means_medicines: re.Pattern[str] = re.compile(r"(?!)")
@@ -266,6 +271,8 @@ def load_recall_rules() -> RecallRules:
         if raw.get("facets", {}).get("outcome", {}).get("none_not_asked") else None,
         facet_look_in={k: tuple(v["look_in"]) for k, v in raw.get("facets", {}).items()
                        if not k.startswith("_") and v.get("look_in")},
+        facet_not_topics={k: frozenset(v["not_topics"]) for k, v in raw.get("facets", {}).items()
+                          if not k.startswith("_") and v.get("not_topics")},
         came_about_kinds=frozenset(raw.get("came_about", {}).get("kinds", ())),
         told_by_narrower=frozenset(raw.get("came_about", {}).get("told_by_narrower", ())),
         deciding_sections={k: frozenset(v) for k, v in raw.get("deciding_sections", {}).get("domains", {}).items()},
@@ -300,6 +307,7 @@ def load_recall_rules() -> RecallRules:
         chart_said=re.compile(raw["chart_said"], re.IGNORECASE) if raw.get("chart_said") else re.compile(r"(?!)"),
         means_asked=re.compile(risk.get("means_asked", r"(?!)"), re.IGNORECASE),
         means_medicines=re.compile(risk.get("means_medicines", r"(?!)"), re.IGNORECASE),
+        means_held=re.compile(risk.get("means_held", r"(?!)"), re.IGNORECASE),
         held_by_another=frozenset(risk.get("held_by_another", ())),
         lives_said=re.compile(raw["lives_said"], re.IGNORECASE) if raw.get("lives_said") else re.compile(r"(?!)"),
         questioned=re.compile(raw["questioned"], re.IGNORECASE) if raw.get("questioned") else re.compile(r"(?!)"),
@@ -1599,6 +1607,11 @@ class MemorySkill:
         ):
             return earlier
         rules = load_recall_rules()
+        dropped = {t for k in asked_facets(question) for t in rules.facet_not_topics.get(k, ())}
+        if dropped & set(question.topics):
+            # "How likely do you think it is that you would act on those thoughts?" (uw-035) read as the insight topic too,
+            # and answered "It's been going on so long it just feels normal to me. I'm not sure it's an illness."
+            question = replace(question, topics=tuple(t for t in question.topics if t not in dropped))
         explains = bool(rules.explanation_asked.search(question.text))
         if explains and set(question.concepts) & rules.explanation_not_screen:
             # "What do you make of what has been happening?" asks the patient's own view (the insight topic), not a
@@ -1836,6 +1849,13 @@ class MemorySkill:
                 # "anything you could use to harm yourself, such as medicines?" is told the medicines they keep, never
                 # "I don't take any" for a record with none: the means' own denial answers then
                 facts = [f for f in facts if f.present]
+                # and where a sentence says the medicines are locked away or held by another, that is the answer, not
+                # the list of what they take (uw-035: "I take sertralin teva, a decubal cream and a salbutamol inhaler."
+                # to the means question, his mother having locked the sertraline in a box in her wardrobe)
+                held = [f for f in self._topic_facts(topic_id, asked, used, 50, question.relative, timing, amount,
+                                                     asks_when(question))
+                        if f.present and load_recall_rules().means_held.search(f.fact.patient_says or "")]
+                facts = held[:per_topic] or facts
             # what this reply affirms and what they told earlier in the encounter ("It'd be easier all round if I went
             # where Trev is." is not followed, a question later, by "I haven't had any thoughts of ending my life.", uw-021)
             affirmed = self._affirmed_so_far(items)
@@ -2642,6 +2662,11 @@ class MemorySkill:
             if denied:
                 return AnswerItem(DENY, concept_id, tuple(denied[:1]))
         if facts:
+            # the same thing said of an earlier time is not said beside it now (uw-034's knife: "Back in March, I slept
+            # with a kitchen knife under the pillow." before "I still keep a kitchen knife under the pillow ...", which
+            # left out the tablets in the motorbike box, stop 62)
+            now = [f for f in facts if f.fact.time != "past"]
+            facts = [f for f in facts if f.fact.time != "past" or not any(len(f.content & g.content) >= 3 for g in now)]
             return AnswerItem(AFFIRM, concept_id, tuple(self._prefer_new(facts, used)[:limit]))
         if concept_id == _PROTECTIVE:
             # "What keeps you going?": the clinician's list in their words ("My children and my wife."), else

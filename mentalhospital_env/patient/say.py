@@ -997,7 +997,10 @@ class Speaker:
                       or self.lay.clause(item.subject, negated=True))
             if clause:
                 self._stock_denials += 1
-            if clause and (self._said_no or self._wh == "what" or self._told_parts - {item.subject}):
+            risk_how = self._wh == "how" and self.index.lexicon.get(item.subject).domain == "risk"
+            if clause and (self._said_no or self._wh == "what" or self._told_parts - {item.subject} or risk_how):
+                # (a how-question of a risk asks how likely or how they would, never how it has been: "How likely do
+                # you think it is that you would act on those thoughts?" - not "All right, I think. I wouldn't ...")
                 # "No, I don't use any drugs. I've never taken cocaine.": one "no" a reply; "What do you do
                 # for enjoyment?" - "I haven't lost interest in things.", not "Nothing really. I haven't ..."
                 return [clause]
