@@ -198,6 +198,11 @@ class ScriptedClinician(Doctor):
         self.explored: set[str] = set()  # the complaint domains (``complaint_domains``) already put on the plan
         self.current_uses: set[str] = set()  # the substances told as used now (``_current_uses``)
         self.about_use: dict[str, str] = {}  # a follow-up key -> the substance use it asked about ("follow:use_amount": cannabis)
+        # seeing the patient alone for the risk questions (``seen_alone``): None (no companion to ask out), "before",
+        # "out" (the companion waits outside) or "back"; the plan's items still to come when they stepped out, asked after
+        self.alone: str | None = None
+        self.alone_after: list[tuple[str, str | None]] = []
+        self.companion_name: str | None = None  # the companion's first name, from the label of their reply ("Mother (Sara)")
 
     # ------------------------------------------------------------------------------- the interview
 
@@ -250,6 +255,60 @@ class ScriptedClinician(Doctor):
             plan = [((concept in adult["history_keys"] and self._informant_question(concept)) or question, concept)
                     for question, concept in plan]
         self.plan = plan
+        self.alone = "before" if self._sees_alone() else None
+
+    def _sees_alone(self) -> bool:
+        """Whether a companion is in the room to ask out before the risk questions (``seen_alone``): a young person's,
+        or an adult's present throughout who does not give the history he cannot."""
+        conf = self.script["seen_alone"]
+        w = self.walk_in
+        if not self._informant() or (w.age_group == "child" and not w.informant):
+            return False  # nobody named at the walk-in
+        if w.age is not None and conf["min_age"] <= w.age <= conf["max_age"]:
+            return True
+        return w.age_group == "adult" and w.informant_role in conf["adult_roles"]
+
+    def _private(self, concept: str | None) -> bool:
+        """Whether ``concept`` is asked with the patient alone (``seen_alone.private``, by age)."""
+        conf = self.script["seen_alone"]
+        group = "adult" if self.walk_in.age_group == "adult" else "young"
+        return (concept or "") in conf["private"][group]
+
+    def _alone_line(self, key: str) -> str:
+        """The companion asked to step out ('step_out') or back in ('come_back'), by first name, a parent's address, or
+        in the form that names nobody."""
+        conf = self.script["seen_alone"]
+        he, his, him = self._he_his_him
+        address = ""
+        if self.walk_in.age_group != "adult":
+            address = next((a for role, a in self.script["informant_questions"]["address"].items()
+                            if role in (self._informant() or "")), "")
+        companion = self.companion_name or address
+        form = conf[key] if companion else conf[f"{key}_unnamed"]
+        return form.format(companion=companion, name=him, his=his)
+
+    def _alone_turn(self, question: str, concept: str | None) -> tuple[str, str | None]:
+        """The question to ask now, with the patient seen alone (``seen_alone``): the companion is asked out before the
+        first private question, every private question still to come is asked then, and they are asked back in before
+        the first of the rest (or when the interview has one turn left). While they are out, a question put to them
+        is put to the patient."""
+        if self.alone == "before" and self._private(concept):
+            self.alone = "out"
+            rest = [(question, concept), *self.plan]
+            self.plan = [i for i in rest if self._private(i[1])] + [i for i in rest if not self._private(i[1])]
+            self.alone_after = [i for i in rest if not self._private(i[1])]
+            return self._alone_line("step_out"), "alone:out"
+        if self.alone == "out":
+            left = self.budget - self.script["interview_reserve_turns"] - self.turns
+            if (question, concept) in self.alone_after or left <= 1:
+                self.alone = "back"
+                self.plan.insert(0, (question, concept))
+                return self._alone_line("come_back"), "alone:back"
+            if question == self._informant_question(concept):
+                item = next((i for i in self.script["risk_follow_up"]["items"] if i["key"] == concept), None)
+                child = self.walk_in.age_group == "child"
+                question = (item and (child and item["ask_child"] or item["ask"])) or self._question(concept)
+        return question, concept
 
     def _informant(self) -> str | None:
         """Who came with the patient: the walk-in's companion, or a parent for a child who came with no one named."""
@@ -305,6 +364,9 @@ class ScriptedClinician(Doctor):
         f = self.findings
         speaker = re.match(r"^\s*(Patient|[A-Z][a-z]+)(?: \([^)]*\))?:\s*", text)  # or the relative present
         text = text[speaker.end():] if speaker else text
+        named = speaker and re.search(r"\(([A-Z][a-z]+)\)", speaker.group(0))
+        if named and speaker.group(1) != "Patient":
+            self.companion_name = named.group(1)  # "Mother (Sara)": she is asked out and back in by her first name
         if self.last_question:
             f.replies.append((self.last_question, text))
             f.reply_keys.append(self.last_concept or "")
@@ -442,6 +504,10 @@ class ScriptedClinician(Doctor):
         while self.plan:
             question, concept = self.plan.pop(0)
             if question in ("__hypotheses__", "__picture__"):
+                if self.alone == "out":
+                    self.alone = "back"
+                    self.plan.insert(0, (question, concept))
+                    return self._alone_line("come_back"), "alone:back"
                 wanted = self._hypothesis_concepts() if question == "__hypotheses__" else self._picture_concepts()
                 child = self.walk_in.age_group == "child"
                 self.plan = [((child and self._informant_question(c)) or self._question(c), c) for c in wanted] + self.plan
@@ -468,7 +534,10 @@ class ScriptedClinician(Doctor):
             care = self.script["self_care"]
             if concept == care["key"] and self.walk_in.setting not in care["settings"] and not set(care["older_when"]) & set(f.present):
                 continue  # an older adult outside the emergency department: asked once a failing memory was heard
-            return question, concept
+            return self._alone_turn(question, concept)
+        if self.alone == "out":
+            self.alone = "back"
+            return self._alone_line("come_back"), "alone:back"
         return None
 
     def _family_unknown(self, answer: str) -> bool:
@@ -1089,7 +1158,7 @@ class ScriptedClinician(Doctor):
         text = str(observation.get("text", ""))
         allowed = allowed_now(observation, info)
         affirmed: list[str] = []
-        if self.phase == "interview" and self.last_question:
+        if self.phase == "interview" and self.last_question and not (self.last_concept or "").startswith("alone:"):
             before = set(self.findings.present)
             inferred_before = set(self.findings.inferred)
             self._read_reply(text)
@@ -1165,6 +1234,8 @@ class ScriptedClinician(Doctor):
                 question, concept = nxt
                 self.turns += 1
                 self.last_question, self.last_concept = question, concept
+                if (concept or "").startswith("alone:"):
+                    return f"<ask>{question}</ask>"  # the companion asked out or back in, in words of its own
                 if concept and ":" not in concept:
                     self.findings.asked.add(concept)
                 elif concept in self._follow_concepts():
@@ -1192,7 +1263,7 @@ class ScriptedClinician(Doctor):
                 every = self.age_script.get("informant_every")
                 child_only = self.script["informant_questions"]["child_only"]["keys"]
                 collateral = None if concept in child_only else self._informant_question(concept)
-                if self.walk_in.informant and every and self.turns > 1 and self.turns % every == 0 and collateral:
+                if self.walk_in.informant and every and self.turns > 1 and self.turns % every == 0 and collateral and self.alone != "out":
                     # an adolescent's parent is asked the history about them, never "your mood" (she tells her own)
                     question = collateral
                 return f"<ask>{question}</ask>"
