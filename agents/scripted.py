@@ -203,6 +203,7 @@ class ScriptedClinician(Doctor):
         self.alone: str | None = None
         self.alone_after: list[tuple[str, str | None]] = []
         self.companion_name: str | None = None  # the companion's first name, from the label of their reply ("Mother (Sara)")
+        self.told_alone: set[str] = set()  # the findings affirmed while the companion waited outside
 
     # ------------------------------------------------------------------------------- the interview
 
@@ -309,6 +310,16 @@ class ScriptedClinician(Doctor):
                 child = self.walk_in.age_group == "child"
                 question = (item and (child and item["ask_child"] or item["ask"])) or self._question(concept)
         return question, concept
+
+    def _confidentiality(self) -> str:
+        """The plan's sentence on what a young person told alone (``seen_alone.plan_young``): kept in confidence but
+        for what the parent needs to keep them safe, shared with their knowledge; '' where no risk was told alone."""
+        conf = self.script["seen_alone"]
+        if self.walk_in.age_group == "adult" or not self.told_alone & set(conf["told_alone"]) or not self.critical_actions:
+            return ""
+        he, his, him = self._he_his_him
+        parent = self.walk_in.informant or "parent"
+        return " " + conf["plan_young"].format(he=he, his=his, him=him, parent=parent, has="have" if he == "they" else "has")
 
     def _informant(self) -> str | None:
         """Who came with the patient: the walk-in's companion, or a parent for a child who came with no one named."""
@@ -1163,6 +1174,8 @@ class ScriptedClinician(Doctor):
             inferred_before = set(self.findings.inferred)
             self._read_reply(text)
             affirmed = [c for c in self.findings.present if c not in before and self.lexicon.get(c).kind != "history"]
+            if self.alone == "out":
+                self.told_alone |= set(self.findings.present) - before
             # what the clinician's own reading found in this reply ("they have eyes on me through the smoke alarm":
             # being watched) is followed up as a disclosure, though the note does not assert it (evidence.read_in_answer)
             cues = sorted(self.findings.inferred - inferred_before - set(self.findings.present))
@@ -2522,6 +2535,7 @@ class ScriptedClinician(Doctor):
                 for sentence in re.split(r"(?<=[.;])\s+", plan)
                 if not wanted & actions.proposed(sentence)
             )
+        plan += self._confidentiality()
         if family_suicide and not any(a in plan.lower() for a in family["already"]):
             plan += " " + family["sentence"]  # a relative's suicide: asked at every review, whatever is said today
         early = conf["follow_up_after_prompt"]

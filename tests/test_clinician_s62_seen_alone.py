@@ -73,3 +73,26 @@ def test_no_one_is_asked_out_who_gives_the_history_joins_later_or_is_not_there()
     for walk_in in (KEY_WORKER, WIFE_LATER, ALONE):
         asked = questions(walk_in, _low, companion="Carer (Dean)")
         assert not any(OUT.search(q) or BACK.match(q) for q in asked), (walk_in, asked)
+
+
+def _plan_after(walk_in: str, reply) -> str:
+    from tests.scripted_encounters import interview, write
+
+    doctor, _ = interview(walk_in, reply, companion="Mother (Sara)")
+    return write(doctor, "treat")
+
+
+def test_a_risk_told_alone_is_kept_in_confidence_but_for_what_keeps_him_safe():
+    def reply(question: str) -> str:
+        if "hurt yourself on purpose" in question or "people hurt themselves" in question:
+            return "I scratch my arm with a blade sometimes."
+        return _low(question)
+
+    plan = _plan_after(TEEN, reply)
+    assert "Confidentiality: what he told on his own stays between him and the team" in plan, plan
+    assert "locked away" in plan and "shared with his knowledge" in plan, plan
+
+
+def test_no_confidentiality_sentence_where_nothing_of_risk_was_told_alone():
+    plan = _plan_after(ALONE, lambda q: "No.")
+    assert "Confidentiality" not in plan, plan
