@@ -533,6 +533,9 @@ class ScriptedClinician(Doctor):
             known = concept in f.present or concept in f.denied
             if concept in self.script["ask_even_if_known"]["concepts"] and concept not in f.answers:
                 known = False  # how much and how often: the chief complaint named the drinking, not the amount
+            passing = self.script["ask_even_if_known"]["named_in_passing"].get(concept or "")
+            if passing and concept in f.present and concept not in f.answers and f.heard_on.get(concept) not in passing["heard_on"]:
+                known, question = False, passing["question"]  # "a bench for my son": who the son is, still asked (uw-034)
             if concept and ":" not in concept and (known or concept in f.asked):
                 continue
             if self._yields_to_history(concept):
