@@ -3386,6 +3386,12 @@ class ScriptedClinician(Doctor):
         # or a result on file that names a method or an attempt (a C-SSRS), is no passive wish, whatever the words
         if self._risk_results() or any(self._method_told(reply) for _, reply in f.replies):
             return False
+        # a preparation told in another item's reply ("I sat with the tin in my hand, meaning to take them all", asked
+        # whether he might act: uw-034) answers the plan (item_subjects.risk:plan.answered_elsewhere): no passive wish
+        prepared = self.script["risk_follow_up"]["item_subjects"]["risk:plan"]["answered_elsewhere"]
+        if any(self._tells(sentence, prepared) and answer_polarity(sentence) != "no"
+               for _, reply in f.replies for sentence in split_sentences(reply)):
+            return False
         # every clause the patient said, in any reply (the method may come in another answer: "I know how, but I
         # haven't got a plan"), that names an act and that the reader does not read as denying the thoughts or a plan
         # ("I've never had thoughts of ending my life", "I don't have a plan to end it")
