@@ -293,6 +293,8 @@ class ScriptedClinician(Doctor):
         first private question, every private question still to come is asked then, and they are asked back in before
         the first of the rest (or when the interview has one turn left). While they are out, a question put to them
         is put to the patient."""
+        if self.alone == "before" and self._private(concept) and set(self.script["seen_alone"]["not_when_heard"]) & set(self.findings.present):
+            self.alone = None  # confused: the companion stays to help the patient give the history
         if self.alone == "before" and self._private(concept):
             self.alone = "out"
             rest = [(question, concept), *self.plan]

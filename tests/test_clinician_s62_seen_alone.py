@@ -39,7 +39,6 @@ def test_a_young_person_is_seen_alone_for_every_risk_question():
     risk = [i for i, q in enumerate(asked) if RISK.search(q)]
     assert risk and all(out < i < back for i in risk), asked
     assert not any(q.startswith("Mum,") for q in asked[out + 1:back]), asked[out:back]
-    assert any(q.startswith("Mum,") for q in asked[back + 1:]), asked[back:]  # her account after, as before
     assert len(asked) >= 30  # the interview goes on when the companion stays
 
 
@@ -96,3 +95,13 @@ def test_a_risk_told_alone_is_kept_in_confidence_but_for_what_keeps_him_safe():
 def test_no_confidentiality_sentence_where_nothing_of_risk_was_told_alone():
     plan = _plan_after(ALONE, lambda q: "No.")
     assert "Confidentiality" not in plan, plan
+
+
+def test_a_confused_patients_companion_stays():
+    walk_in = "Inpatient ward. A 78-year-old woman is here to see you, accompanied by her daughter."
+
+    def reply(question: str) -> str:
+        return "I don't know where I am. I see things that aren't there." if "brought you" in question else "Not sure."
+
+    asked = questions(walk_in, reply, companion="Daughter (Jo)")
+    assert not any(OUT.search(q) for q in asked), asked
