@@ -514,6 +514,9 @@ class ScriptedClinician(Doctor):
         return bool(sentences) and any(o and all(re.search(rf"(?<!\w){re.escape(p)}(?!\w)", o) for p in sentences) for o in others)
 
     def _next_question(self) -> tuple[str, str | None] | None:
+        def passing_after(concept: str | None) -> bool:  # the home answered first, naming none of them
+            return self.script["ask_even_if_known"]["named_in_passing"][concept]["after"] in self.findings.answers
+
         while self.plan:
             question, concept = self.plan.pop(0)
             if question in ("__hypotheses__", "__picture__"):
@@ -535,9 +538,8 @@ class ScriptedClinician(Doctor):
             known = concept in f.present or concept in f.denied
             if concept in self.script["ask_even_if_known"]["concepts"] and concept not in f.answers:
                 known = False  # how much and how often: the chief complaint named the drinking, not the amount
-            passing = self.script["ask_even_if_known"]["named_in_passing"].get(concept or "")
-            if passing and concept in f.present and concept not in f.answers and f.heard_on.get(concept) not in passing["heard_on"]:
-                known, question = False, passing["question"]  # "a bench for my son": who the son is, still asked (uw-034)
+            if self._named_in_passing(concept) and passing_after(concept):
+                known, question = False, self.script["ask_even_if_known"]["named_in_passing"][concept]["question"]
             if concept and ":" not in concept and (known or concept in f.asked):
                 continue
             if self._yields_to_history(concept):
@@ -555,6 +557,16 @@ class ScriptedClinician(Doctor):
             self.alone = "back"
             return self._alone_line("come_back"), "alone:back"
         return None
+
+    def _named_in_passing(self, concept: str | None) -> bool:
+        """Whether ``concept`` (``ask_even_if_known.named_in_passing``) was named only in passing, on another question
+        than its own or the home's, by a patient young enough for it to matter ("I've been made a bench for my son",
+        uw-034), and is still to be asked; its own question waits for the home's answer (``passing_after``)."""
+        passing = self.script["ask_even_if_known"]["named_in_passing"].get(concept or "")
+        f = self.findings
+        return bool(passing and concept in f.present and concept not in f.answers
+                    and f.heard_on.get(concept) not in passing["heard_on"] and (self.walk_in.age or 0) <= passing["max_age"]
+                    and not (passing["after"] in f.answers and self._home_names_dependants()))
 
     def _family_unknown(self, answer: str) -> bool:
         """Whether the answer about the family's mental health says the patient does not know it (``unknown_family``
@@ -586,7 +598,7 @@ class ScriptedClinician(Doctor):
         essential = {
             c for _, c in self.plan
             if c in keep and c not in f.asked
-            and (c not in f.present and c not in f.denied or c in again and c not in f.answers)
+            and (c not in f.present and c not in f.denied or c in again and c not in f.answers or self._named_in_passing(c))
         }
         return left <= len(essential)
 

@@ -32,3 +32,15 @@ def test_children_told_of_at_home_are_not_asked_twice():
 
     asked = questions(WALK_IN, reply)
     assert not any(ASKED in q for q in asked), asked
+
+
+def test_an_older_adults_children_named_in_passing_are_not_asked_about():
+    def reply(question: str) -> str:
+        if "brought you" in question:
+            return "I worry about my son."
+        if "live with" in question:
+            return "I live alone."
+        return "Not sure."
+
+    asked = questions("Outpatient clinic. A 67-year-old woman is here to see you, alone.", reply)
+    assert not any(ASKED in q for q in asked), asked
