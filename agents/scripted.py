@@ -565,6 +565,7 @@ class ScriptedClinician(Doctor):
         passing = self.script["ask_even_if_known"]["named_in_passing"].get(concept or "")
         f = self.findings
         return bool(passing and concept in f.present and concept not in f.answers
+                    and re.search(passing["own"], f.present[concept], re.IGNORECASE)
                     and f.heard_on.get(concept) not in passing["heard_on"] and (self.walk_in.age or 0) <= passing["max_age"]
                     and not (passing["after"] in f.answers and self._home_names_dependants()))
 

@@ -44,3 +44,15 @@ def test_an_older_adults_children_named_in_passing_are_not_asked_about():
 
     asked = questions("Outpatient clinic. A 67-year-old woman is here to see you, alone.", reply)
     assert not any(ASKED in q for q in asked), asked
+
+
+def test_children_who_are_not_the_patients_are_not_asked_about():
+    def reply(question: str) -> str:
+        if "brought you" in question:
+            return "The radio DJ says I've been chosen to lead the children of the estate."
+        if "live with" in question:
+            return "I live alone."
+        return "Not sure."
+
+    asked = questions(WALK_IN, reply)
+    assert not any(ASKED in q for q in asked), asked
