@@ -198,6 +198,12 @@ class ScriptedClinician(Doctor):
         self.explored: set[str] = set()  # the complaint domains (``complaint_domains``) already put on the plan
         self.current_uses: set[str] = set()  # the substances told as used now (``_current_uses``)
         self.about_use: dict[str, str] = {}  # a follow-up key -> the substance use it asked about ("follow:use_amount": cannabis)
+        # seeing the patient alone for the risk questions (``seen_alone``): None (no companion to ask out), "before",
+        # "out" (the companion waits outside) or "back"; the plan's items still to come when they stepped out, asked after
+        self.alone: str | None = None
+        self.alone_after: list[tuple[str, str | None]] = []
+        self.companion_name: str | None = None  # the companion's first name, from the label of their reply ("Mother (Sara)")
+        self.told_alone: set[str] = set()  # the findings affirmed while the companion waited outside
 
     # ------------------------------------------------------------------------------- the interview
 
@@ -250,6 +256,72 @@ class ScriptedClinician(Doctor):
             plan = [((concept in adult["history_keys"] and self._informant_question(concept)) or question, concept)
                     for question, concept in plan]
         self.plan = plan
+        self.alone = "before" if self._sees_alone() else None
+
+    def _sees_alone(self) -> bool:
+        """Whether a companion is in the room to ask out before the risk questions (``seen_alone``): a young person's,
+        or an adult's present throughout who does not give the history he cannot."""
+        conf = self.script["seen_alone"]
+        w = self.walk_in
+        if not self._informant() or (w.age_group == "child" and not w.informant):
+            return False  # nobody named at the walk-in
+        if w.age is not None and conf["min_age"] <= w.age <= conf["max_age"]:
+            return True
+        return w.age_group == "adult" and w.informant_role in conf["adult_roles"]
+
+    def _private(self, concept: str | None) -> bool:
+        """Whether ``concept`` is asked with the patient alone (``seen_alone.private``, by age)."""
+        conf = self.script["seen_alone"]
+        group = "adult" if self.walk_in.age_group == "adult" else "young"
+        return (concept or "") in conf["private"][group]
+
+    def _alone_line(self, key: str) -> str:
+        """The companion asked to step out ('step_out') or back in ('come_back'), by first name, a parent's address, or
+        in the form that names nobody."""
+        conf = self.script["seen_alone"]
+        he, his, him = self._he_his_him
+        address = ""
+        if self.walk_in.age_group != "adult":
+            address = next((a for role, a in self.script["informant_questions"]["address"].items()
+                            if role in (self._informant() or "")), "")
+        companion = self.companion_name or address
+        form = conf[key] if companion else conf[f"{key}_unnamed"]
+        return form.format(companion=companion, name=him, his=his)
+
+    def _alone_turn(self, question: str, concept: str | None) -> tuple[str, str | None]:
+        """The question to ask now, with the patient seen alone (``seen_alone``): the companion is asked out before the
+        first private question, every private question still to come is asked then, and they are asked back in before
+        the first of the rest (or when the interview has one turn left). While they are out, a question put to them
+        is put to the patient."""
+        if self.alone == "before" and self._private(concept) and set(self.script["seen_alone"]["not_when_heard"]) & set(self.findings.present):
+            self.alone = None  # confused: the companion stays to help the patient give the history
+        if self.alone == "before" and self._private(concept):
+            self.alone = "out"
+            rest = [(question, concept), *self.plan]
+            self.plan = [i for i in rest if self._private(i[1])] + [i for i in rest if not self._private(i[1])]
+            self.alone_after = [i for i in rest if not self._private(i[1])]
+            return self._alone_line("step_out"), "alone:out"
+        if self.alone == "out":
+            left = self.budget - self.script["interview_reserve_turns"] - self.turns
+            if (question, concept) in self.alone_after or left <= 1:
+                self.alone = "back"
+                self.plan.insert(0, (question, concept))
+                return self._alone_line("come_back"), "alone:back"
+            if question == self._informant_question(concept):
+                item = next((i for i in self.script["risk_follow_up"]["items"] if i["key"] == concept), None)
+                child = self.walk_in.age_group == "child"
+                question = (item and (child and item["ask_child"] or item["ask"])) or self._question(concept)
+        return question, concept
+
+    def _confidentiality(self) -> str:
+        """The plan's sentence on what a young person told alone (``seen_alone.plan_young``): kept in confidence but
+        for what the parent needs to keep them safe, shared with their knowledge; '' where no risk was told alone."""
+        conf = self.script["seen_alone"]
+        if self.walk_in.age_group == "adult" or not self.told_alone & set(conf["told_alone"]) or not self.critical_actions:
+            return ""
+        he, his, him = self._he_his_him
+        parent = self.walk_in.informant or "parent"
+        return " " + conf["plan_young"].format(he=he, his=his, him=him, parent=parent, has="have" if he == "they" else "has")
 
     def _informant(self) -> str | None:
         """Who came with the patient: the walk-in's companion, or a parent for a child who came with no one named."""
@@ -305,6 +377,9 @@ class ScriptedClinician(Doctor):
         f = self.findings
         speaker = re.match(r"^\s*(Patient|[A-Z][a-z]+)(?: \([^)]*\))?:\s*", text)  # or the relative present
         text = text[speaker.end():] if speaker else text
+        named = speaker and re.search(r"\(([A-Z][a-z]+)\)", speaker.group(0))
+        if named and speaker.group(1) != "Patient":
+            self.companion_name = named.group(1)  # "Mother (Sara)": she is asked out and back in by her first name
         if self.last_question:
             f.replies.append((self.last_question, text))
             f.reply_keys.append(self.last_concept or "")
@@ -439,9 +514,16 @@ class ScriptedClinician(Doctor):
         return bool(sentences) and any(o and all(re.search(rf"(?<!\w){re.escape(p)}(?!\w)", o) for p in sentences) for o in others)
 
     def _next_question(self) -> tuple[str, str | None] | None:
+        def passing_after(concept: str | None) -> bool:  # the home answered first, naming none of them
+            return self.script["ask_even_if_known"]["named_in_passing"][concept]["after"] in self.findings.answers
+
         while self.plan:
             question, concept = self.plan.pop(0)
             if question in ("__hypotheses__", "__picture__"):
+                if self.alone == "out":
+                    self.alone = "back"
+                    self.plan.insert(0, (question, concept))
+                    return self._alone_line("come_back"), "alone:back"
                 wanted = self._hypothesis_concepts() if question == "__hypotheses__" else self._picture_concepts()
                 child = self.walk_in.age_group == "child"
                 self.plan = [((child and self._informant_question(c)) or self._question(c), c) for c in wanted] + self.plan
@@ -456,6 +538,8 @@ class ScriptedClinician(Doctor):
             known = concept in f.present or concept in f.denied
             if concept in self.script["ask_even_if_known"]["concepts"] and concept not in f.answers:
                 known = False  # how much and how often: the chief complaint named the drinking, not the amount
+            if self._named_in_passing(concept) and passing_after(concept):
+                known, question = False, self.script["ask_even_if_known"]["named_in_passing"][concept]["question"]
             if concept and ":" not in concept and (known or concept in f.asked):
                 continue
             if self._yields_to_history(concept):
@@ -468,8 +552,22 @@ class ScriptedClinician(Doctor):
             care = self.script["self_care"]
             if concept == care["key"] and self.walk_in.setting not in care["settings"] and not set(care["older_when"]) & set(f.present):
                 continue  # an older adult outside the emergency department: asked once a failing memory was heard
-            return question, concept
+            return self._alone_turn(question, concept)
+        if self.alone == "out":
+            self.alone = "back"
+            return self._alone_line("come_back"), "alone:back"
         return None
+
+    def _named_in_passing(self, concept: str | None) -> bool:
+        """Whether ``concept`` (``ask_even_if_known.named_in_passing``) was named only in passing, on another question
+        than its own or the home's, by a patient young enough for it to matter ("I've been made a bench for my son",
+        uw-034), and is still to be asked; its own question waits for the home's answer (``passing_after``)."""
+        passing = self.script["ask_even_if_known"]["named_in_passing"].get(concept or "")
+        f = self.findings
+        return bool(passing and concept in f.present and concept not in f.answers
+                    and re.search(passing["own"], f.present[concept], re.IGNORECASE)
+                    and f.heard_on.get(concept) not in passing["heard_on"] and (self.walk_in.age or 0) <= passing["max_age"]
+                    and not (passing["after"] in f.answers and self._home_names_dependants()))
 
     def _family_unknown(self, answer: str) -> bool:
         """Whether the answer about the family's mental health says the patient does not know it (``unknown_family``
@@ -501,7 +599,7 @@ class ScriptedClinician(Doctor):
         essential = {
             c for _, c in self.plan
             if c in keep and c not in f.asked
-            and (c not in f.present and c not in f.denied or c in again and c not in f.answers)
+            and (c not in f.present and c not in f.denied or c in again and c not in f.answers or self._named_in_passing(c))
         }
         return left <= len(essential)
 
@@ -1089,11 +1187,13 @@ class ScriptedClinician(Doctor):
         text = str(observation.get("text", ""))
         allowed = allowed_now(observation, info)
         affirmed: list[str] = []
-        if self.phase == "interview" and self.last_question:
+        if self.phase == "interview" and self.last_question and not (self.last_concept or "").startswith("alone:"):
             before = set(self.findings.present)
             inferred_before = set(self.findings.inferred)
             self._read_reply(text)
             affirmed = [c for c in self.findings.present if c not in before and self.lexicon.get(c).kind != "history"]
+            if self.alone == "out":
+                self.told_alone |= set(self.findings.present) - before
             # what the clinician's own reading found in this reply ("they have eyes on me through the smoke alarm":
             # being watched) is followed up as a disclosure, though the note does not assert it (evidence.read_in_answer)
             cues = sorted(self.findings.inferred - inferred_before - set(self.findings.present))
@@ -1165,6 +1265,8 @@ class ScriptedClinician(Doctor):
                 question, concept = nxt
                 self.turns += 1
                 self.last_question, self.last_concept = question, concept
+                if (concept or "").startswith("alone:"):
+                    return f"<ask>{question}</ask>"  # the companion asked out or back in, in words of its own
                 if concept and ":" not in concept:
                     self.findings.asked.add(concept)
                 elif concept in self._follow_concepts():
@@ -1192,7 +1294,7 @@ class ScriptedClinician(Doctor):
                 every = self.age_script.get("informant_every")
                 child_only = self.script["informant_questions"]["child_only"]["keys"]
                 collateral = None if concept in child_only else self._informant_question(concept)
-                if self.walk_in.informant and every and self.turns > 1 and self.turns % every == 0 and collateral:
+                if self.walk_in.informant and every and self.turns > 1 and self.turns % every == 0 and collateral and self.alone != "out":
                     # an adolescent's parent is asked the history about them, never "your mood" (she tells her own)
                     question = collateral
                 return f"<ask>{question}</ask>"
@@ -2451,6 +2553,7 @@ class ScriptedClinician(Doctor):
                 for sentence in re.split(r"(?<=[.;])\s+", plan)
                 if not wanted & actions.proposed(sentence)
             )
+        plan += self._confidentiality()
         if family_suicide and not any(a in plan.lower() for a in family["already"]):
             plan += " " + family["sentence"]  # a relative's suicide: asked at every review, whatever is said today
         early = conf["follow_up_after_prompt"]
@@ -3297,6 +3400,12 @@ class ScriptedClinician(Doctor):
         # a method or preparations told anywhere ("Margaret found me in the garage holding a length of tow rope"),
         # or a result on file that names a method or an attempt (a C-SSRS), is no passive wish, whatever the words
         if self._risk_results() or any(self._method_told(reply) for _, reply in f.replies):
+            return False
+        # a preparation told in another item's reply ("I sat with the tin in my hand, meaning to take them all", asked
+        # whether he might act: uw-034) answers the plan (item_subjects.risk:plan.answered_elsewhere): no passive wish
+        prepared = self.script["risk_follow_up"]["item_subjects"]["risk:plan"]["answered_elsewhere"]
+        if any(self._tells(sentence, prepared) and answer_polarity(sentence) != "no"
+               for _, reply in f.replies for sentence in split_sentences(reply)):
             return False
         # every clause the patient said, in any reply (the method may come in another answer: "I know how, but I
         # haven't got a plan"), that names an act and that the reader does not read as denying the thoughts or a plan

@@ -1538,6 +1538,7 @@ def test_a_parent_only_form_is_never_an_adolescents_collateral_question():
     doctor = _adult("Emergency department. A 13-year-old girl is here to see you, accompanied by her mother.")
     doctor.plan = [("Have you ever tried to end your life?", "risk:attempts")]
     doctor.turns = 3  # the next question is a fourth: the adolescent's collateral turn
+    doctor.alone = "back"  # her mother in the room again after the time alone (stop 62), where the swap could put it to her
     doctor.last_question, doctor.last_concept = doctor._question("living_situation"), "living_situation"
     asked = _asked(doctor.act({"text": "Patient: I live with my mum and my brother."}, {"allowed_actions": ["ask"]}))
     assert doctor.last_concept == "risk:attempts" and "Mum" not in asked, asked
