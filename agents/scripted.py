@@ -201,7 +201,6 @@ class ScriptedClinician(Doctor):
         # seeing the patient alone for the risk questions (``seen_alone``): None (no companion to ask out), "before",
         # "out" (the companion waits outside) or "back"; the plan's items still to come when they stepped out, asked after
         self.alone: str | None = None
-        self.alone_after: list[tuple[str, str | None]] = []
         self.companion_name: str | None = None  # the companion's first name, from the label of their reply ("Mother (Sara)")
         self.told_alone: set[str] = set()  # the findings affirmed while the companion waited outside
 
@@ -298,12 +297,11 @@ class ScriptedClinician(Doctor):
         if self.alone == "before" and self._private(concept):
             self.alone = "out"
             rest = [(question, concept), *self.plan]
-            self.plan = [i for i in rest if self._private(i[1])] + [i for i in rest if not self._private(i[1])]
-            self.alone_after = [i for i in rest if not self._private(i[1])]
+            self.plan = self._private_first(rest)
             return self._alone_line("step_out"), "alone:out"
         if self.alone == "out":
             left = self.budget - self.script["interview_reserve_turns"] - self.turns
-            if (question, concept) in self.alone_after or left <= 1:
+            if not self._private(concept) or left <= 1:
                 self.alone = "back"
                 self.plan.insert(0, (question, concept))
                 return self._alone_line("come_back"), "alone:back"
@@ -312,6 +310,10 @@ class ScriptedClinician(Doctor):
                 child = self.walk_in.age_group == "child"
                 question = (item and (child and item["ask_child"] or item["ask"])) or self._question(concept)
         return question, concept
+
+    def _private_first(self, plan: list[tuple[str, str | None]]) -> list[tuple[str, str | None]]:
+        """The plan with its private questions first (``seen_alone.private``), each part in its own order."""
+        return [i for i in plan if self._private(i[1])] + [i for i in plan if not self._private(i[1])]
 
     def _confidentiality(self) -> str:
         """The plan's sentence on what a young person told alone (``seen_alone.plan_young``): kept in confidence but
@@ -518,12 +520,10 @@ class ScriptedClinician(Doctor):
             return self.script["ask_even_if_known"]["named_in_passing"][concept]["after"] in self.findings.answers
 
         while self.plan:
+            if self.alone == "out":  # what the replies alone added to the plan (a risk follow-up's home question, the
+                self.plan = self._private_first(self.plan)  # children's) waits: every private question is asked first
             question, concept = self.plan.pop(0)
             if question in ("__hypotheses__", "__picture__"):
-                if self.alone == "out":
-                    self.alone = "back"
-                    self.plan.insert(0, (question, concept))
-                    return self._alone_line("come_back"), "alone:back"
                 wanted = self._hypothesis_concepts() if question == "__hypotheses__" else self._picture_concepts()
                 child = self.walk_in.age_group == "child"
                 self.plan = [((child and self._informant_question(c)) or self._question(c), c) for c in wanted] + self.plan
