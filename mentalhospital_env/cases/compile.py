@@ -1530,6 +1530,8 @@ def _safety_told(fact: Fact, data: dict[str, Any], sex: str, names: tuple[str, .
         return None  # told already in his words (a told sentence said with the teller's frame and "he" is not)
     if not re.search(rules["about"], fact.text, re.IGNORECASE) or re.search(rules["hidden"], fact.text, re.IGNORECASE):
         return None
+    if re.search(rules["act"], fact.text, re.IGNORECASE):
+        return None  # an act done with it ("cut her forearm with a razor blade"), not a means he keeps
     text = _STAMP.sub("", fact.text.strip())
     clause = re.sub(rules["frame"], "", text, count=1, flags=re.IGNORECASE).strip()
     if not teller and clause == text:
