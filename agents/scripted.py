@@ -279,11 +279,7 @@ class ScriptedClinician(Doctor):
         in the form that names nobody."""
         conf = self.script["seen_alone"]
         he, his, him = self._he_his_him
-        address = ""
-        if self.walk_in.age_group != "adult":
-            address = next((a for role, a in self.script["informant_questions"]["address"].items()
-                            if role in (self._informant() or "")), "")
-        companion = self.companion_name or address
+        companion = self.companion_name or self._address()
         form = conf[key] if companion else conf[f"{key}_unnamed"]
         return form.format(companion=companion, name=him, his=his)
 
@@ -359,11 +355,19 @@ class ScriptedClinician(Doctor):
         if he == "they":  # "how do they manage", not "how does they manage" (test-v2-0334)
             for pattern, replacement in conf["they_agreement"]["rules"]:
                 text = re.sub(pattern, replacement, text)
-        address = "" if grown else next((a for role, a in conf["address"].items() if role in informant), "")
+        address = self._address()
         if address:
             return f"{address}, {text}"
         preface = conf["preface_unaddressed"].format(his=his, informant=informant)
         return f"{preface} {text[0].upper()}{text[1:]}"
+
+    def _address(self) -> str:
+        """How the doctor addresses a child's or young person's companion by their role ("Mum", ``informant_questions
+        .address``); '' for an adult's companion (an adult's words, never "Mum, ...") or a role with no address."""
+        if self.walk_in.age_group == "adult":
+            return ""
+        informant = self._informant() or ""
+        return next((a for role, a in self.script["informant_questions"]["address"].items() if role in informant), "")
 
     def _companion_items(self) -> set[str]:
         """The keys of the disclosure follow-up items put to an adult's companion in the room ('companion')."""

@@ -910,12 +910,11 @@ class Patient:
         withheld: list[str] = []
         affirmed: list[str] = []
         parts: list[str] = []
+        may_disclose = self._may_disclose("patient", question)
         for line in lines:
             fact = line.fact
-            if fact is not None and rep is not None and (
-                    (fact.fact.gate == "alone" and self._in_company())
-                    or not (rep.may_disclose(fact)
-                            or (fact.fact.gate == "alone" and self.seen_alone and self._asked_directly(fact, question)))):
+            if fact is not None and may_disclose is not None and (
+                    (fact.fact.gate == "alone" and self._in_company()) or not may_disclose(fact)):
                 withheld.append(fact.id)
                 parts.append(rep.voice.pick("withhold", rng))
                 continue
